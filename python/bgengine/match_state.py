@@ -1,0 +1,141 @@
+"""MatchState: score, match length, cube, Crawford and whose turn it is, as one value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .errors import InvalidMatchStateError
+
+#: The largest cube value the rules of play allow (the cube's faces are 2..64).
+RULES_MAX_CUBE = 64
+#: The largest cube value the position formats can carry (GNU Backgammon's 2**15).
+FORMAT_MAX_CUBE = 2**15
+#: The longest match the GNU Backgammon Match ID can carry (15 bits).
+MAX_MATCH_LENGTH = 2**15 - 1
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything about a game in progress that is not the checkers.
+
+    Players are numbered 0 and 1; ``on_roll`` is the player whose turn it is (who rolls
+    or rolled the dice, and who is doubling when ``double_offered``). ``match_length``
+    0 means money play. ``cube_owner`` is None while the cube is centred, else the
+    owning player. ``crawford`` marks *this* game as the Crawford game. ``max_cube``
+    is the largest value the cube may reach: 64 by the rules, larger values are
+    accepted from XGIDs that carry them (up to 2**15).
+    """
+
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    cube_value: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 0
+    crawford: bool = False
+    jacoby: bool = False
+    beavers: bool = False
+    dice: tuple[int, int] | None = None
+    double_offered: bool = False
+    max_cube: int = RULES_MAX_CUBE
+    resignation_offered: int = field(default=0)  # 0 none, 1 single, 2 gammon, 3 backgammon
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise InvalidMatchStateError(problem)
+
+    def _problem(self) -> str | None:  # noqa: C901 - one check a line reads best
+        length = self.match_length
+        if not _is_int(length) or length < 0:
+            return f"match length must be a whole number >= 0 (0 = money), got {length!r}"
+        if length > MAX_MATCH_LENGTH:
+            return f"match length {length} is longer than {MAX_MATCH_LENGTH} points"
+        if not (isinstance(self.score, tuple) and len(self.score) == 2):
+            return f"score must be a pair (player 0, player 1), got {self.score!r}"
+        for player, points in enumerate(self.score):
+            if not _is_int(points) or points < 0:
+                return f"score of player {player} must be a whole number >= 0, got {points!r}"
+            if length and points >= length:
+                return (
+                    f"score of player {player} is {points} in a {length}-point match;"
+                    " a match in play has both scores below its length"
+                )
+        if not _is_int(self.max_cube) or not _is_power_of_two(self.max_cube) or self.max_cube > FORMAT_MAX_CUBE:
+            return f"maximum cube must be a power of two up to {FORMAT_MAX_CUBE}, got {self.max_cube!r}"
+        value = self.cube_value
+        if not _is_int(value) or not _is_power_of_two(value):
+            return f"cube value must be a power of two (1, 2, 4, ..., 64), got {value!r}"
+        if value > self.max_cube:
+            return f"cube value {value} is above the maximum cube {self.max_cube}"
+        if self.cube_owner not in (None, 0, 1):
+            return f"cube owner must be None (centred), 0 or 1, got {self.cube_owner!r}"
+        if self.cube_owner is not None and value == 1:
+            return "a cube of value 1 is centred; it cannot be owned"
+        if self.on_roll not in (0, 1):
+            return f"player on roll must be 0 or 1, got {self.on_roll!r}"
+        if self.crawford:
+            if not length:
+                return "the Crawford rule applies to matches only, not to money play"
+            if length - 1 not in self.score:
+                return "the Crawford game needs a player one point away from winning"
+            if self.score == (length - 1, length - 1):
+                return "both players are one point away: the Crawford game has been played"
+            if value != 1 or self.cube_owner is not None:
+                return "the cube stays centred at 1 in the Crawford game"
+        if length and (self.jacoby or self.beavers):
+            return "the Jacoby rule and beavers apply to money play only"
+        if self.dice is not None:
+            if not (isinstance(self.dice, tuple) and len(self.dice) == 2):
+                return f"dice must be a pair of numbers 1..6 or None, got {self.dice!r}"
+            if not all(_is_int(d) and 1 <= d <= 6 for d in self.dice):
+                return f"each die shows 1..6, got {self.dice!r}"
+        if self.double_offered:
+            if self.dice is not None:
+                return "a double is offered before rolling, but dice are set"
+            if not self.cube_available_to(self.on_roll):
+                return f"player {self.on_roll} cannot double here"
+        if self.resignation_offered not in (0, 1, 2, 3):
+            return "resignation offered must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)"
+        return None
+
+    # ----- derived facts ------------------------------------------------------------
+
+    @property
+    def is_money(self) -> bool:
+        return self.match_length == 0
+
+    def away(self, player: int) -> int:
+        """Points player still needs to win the match (0 in money play)."""
+        return self.match_length - self.score[player] if self.match_length else 0
+
+    @property
+    def away_scores(self) -> tuple[int, int]:
+        """(player 0 away, player 1 away); (0, 0) in money play."""
+        return self.away(0), self.away(1)
+
+    @property
+    def is_crawford_game(self) -> bool:
+        return self.crawford
+
+    @property
+    def is_post_crawford(self) -> bool:
+        """A game after the Crawford game: some player is 1-away and the cube is live."""
+        return bool(self.match_length) and not self.crawford and 1 in self.away_scores
+
+    def cube_available_to(self, player: int) -> bool:
+        """May ``player`` double (or redouble) now, by the rules of the cube?"""
+        if self.crawford or self.cube_value * 2 > self.max_cube:
+            return False
+        return self.cube_owner is None or self.cube_owner == player
+
+    def with_changes(self, **changes: object) -> MatchState:
+        """A copy with some fields replaced (and checked again)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _is_power_of_two(value: int) -> bool:
+    return value >= 1 and value & (value - 1) == 0

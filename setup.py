@@ -1,0 +1,48 @@
+"""Declares the Cython extension modules of bgcore; everything else lives in pyproject.toml.
+
+Every ``src/bgcore/*.pyx`` becomes the extension ``bgcore.<name>``.  Set ``BGCORE_DEBUG=1``
+to build with bounds checks, wraparound and assertions on and optimisation off.
+"""
+
+import os
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("BGCORE_DEBUG", "") not in ("", "0")
+
+COMPILER_DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "embedsignature": True,
+}
+EXTRA_COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+
+def bgcore_extensions() -> list[Extension]:
+    """One extension per .pyx file under src/bgcore, all sharing one set of options."""
+    sources = sorted(Path("src/bgcore").glob("*.pyx"))
+    return [
+        Extension(
+            f"bgcore.{source.stem}",
+            [str(source)],
+            include_dirs=[numpy.get_include(), "src/bgcore"],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=EXTRA_COMPILE_ARGS,
+        )
+        for source in sources
+    ]
+
+
+setup(
+    ext_modules=cythonize(
+        bgcore_extensions(),
+        compiler_directives=COMPILER_DIRECTIVES,
+        include_path=["src"],
+    ),
+)

@@ -1,0 +1,141 @@
+# cython: language_level=3
+"""Board primitives: validation, side switch, pip counts and game phase.
+
+All functions see the board from the player on roll (see ``bgcore/__init__.py``).
+The Python wrappers take a ``bytes`` of length 26 (int8 values) and check it first.
+"""
+
+from bgcore._types cimport checker_t, Phase, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport PHASE_CONTACT, PHASE_RACE, PHASE_BEAROFF, PHASE_OVER
+
+# Problem codes returned by board_problem_code; 0 means the board is valid.
+cdef enum:
+    OK = 0
+    MOVER_ON_OPPONENT_BAR = 1
+    OPPONENT_ON_MOVER_BAR = 2
+    MOVER_TOO_MANY = 3
+    OPPONENT_TOO_MANY = 4
+    BOTH_BORNE_OFF = 5
+
+PROBLEM_MESSAGES = {
+    MOVER_ON_OPPONENT_BAR: "a checker of the player on roll is on the opponent's bar slot (slot 0)",
+    OPPONENT_ON_MOVER_BAR: "a checker of the opponent is on the bar slot of the player on roll (slot 25)",
+    MOVER_TOO_MANY: "the player on roll has more than 15 checkers",
+    OPPONENT_TOO_MANY: "the opponent has more than 15 checkers",
+    BOTH_BORNE_OFF: "both players have borne off all 15 checkers",
+}
+
+
+cdef int mover_checkers_on_board(const checker_t* board) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(1, NUM_SLOTS):
+        if board[i] > 0:
+            n += board[i]
+    return n
+
+
+cdef int opponent_checkers_on_board(const checker_t* board) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(0, NUM_SLOTS - 1):
+        if board[i] < 0:
+            n -= board[i]
+    return n
+
+
+cdef int board_problem_code(const checker_t* board) noexcept nogil:
+    """0 when the board is a possible position, else a problem code (see PROBLEM_MESSAGES)."""
+    if board[OPPONENT_BAR] > 0:
+        return MOVER_ON_OPPONENT_BAR
+    if board[MOVER_BAR] < 0:
+        return OPPONENT_ON_MOVER_BAR
+    cdef int mover = mover_checkers_on_board(board)
+    cdef int opponent = opponent_checkers_on_board(board)
+    if mover > NUM_CHECKERS:
+        return MOVER_TOO_MANY
+    if opponent > NUM_CHECKERS:
+        return OPPONENT_TOO_MANY
+    if mover == 0 and opponent == 0:
+        return BOTH_BORNE_OFF
+    return OK
+
+
+cdef void flip_board(const checker_t* board, checker_t* out) noexcept nogil:
+    """The same position seen by the other player: out[i] = -board[25 - i]."""
+    cdef int i
+    for i in range(NUM_SLOTS):
+        out[i] = -board[NUM_SLOTS - 1 - i]
+
+
+cdef void pip_counts_of(const checker_t* board, int* mover, int* opponent) noexcept nogil:
+    cdef int i
+    mover[0] = 0
+    opponent[0] = 0
+    for i in range(NUM_SLOTS):
+        if board[i] > 0:
+            mover[0] += i * board[i]
+        elif board[i] < 0:
+            opponent[0] -= (NUM_SLOTS - 1 - i) * board[i]
+
+
+cdef Phase phase_of(const checker_t* board) noexcept nogil:
+    """Contact while some mover checker can still meet an opponent checker."""
+    cdef int i, mover_back = 0, opponent_back = NUM_SLOTS - 1
+    for i in range(NUM_SLOTS - 1, -1, -1):
+        if board[i] > 0:
+            mover_back = i
+            break
+    for i in range(NUM_SLOTS):
+        if board[i] < 0:
+            opponent_back = i
+            break
+    if mover_back == 0 or opponent_back == NUM_SLOTS - 1:
+        return PHASE_OVER
+    if mover_back > opponent_back:
+        return PHASE_CONTACT
+    if mover_back <= 6 and opponent_back >= 19:
+        return PHASE_BEAROFF
+    return PHASE_RACE
+
+
+cdef const checker_t* checked_board(bytes board) except NULL:
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    return <const checker_t*><const char*>board
+
+
+def board_problem(bytes board):
+    """A sentence saying why the 26 int8 slots are not a possible position, or None."""
+    cdef const checker_t* b = checked_board(board)
+    cdef int i
+    for i in range(NUM_SLOTS):
+        if b[i] < -NUM_CHECKERS or b[i] > NUM_CHECKERS:
+            return f"slot {i} holds {b[i]} checkers; a slot holds at most 15"
+    cdef int code = board_problem_code(b)
+    return PROBLEM_MESSAGES[code] if code else None
+
+
+def flipped(bytes board):
+    """The board seen by the other player, as bytes."""
+    cdef const checker_t* b = checked_board(board)
+    cdef checker_t out[NUM_SLOTS]
+    flip_board(b, out)
+    return (<char*>out)[:NUM_SLOTS]
+
+
+def pip_counts(bytes board):
+    """(pips of the player on roll, pips of the opponent)."""
+    cdef const checker_t* b = checked_board(board)
+    cdef int mover, opponent
+    pip_counts_of(b, &mover, &opponent)
+    return mover, opponent
+
+
+def checkers_on_board(bytes board):
+    """(checkers of the player on roll on the board or bar, the same for the opponent)."""
+    cdef const checker_t* b = checked_board(board)
+    return mover_checkers_on_board(b), opponent_checkers_on_board(b)
+
+
+def phase(bytes board):
+    """The game phase code: 0 contact, 1 race, 2 bear-off, 3 over."""
+    return <int>phase_of(checked_board(board))
