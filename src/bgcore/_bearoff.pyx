@@ -539,9 +539,9 @@ def install_one_sided(int points, rolls, expected, first_off):
     first_off = _checked_table(first_off, "first_off", 2, size - full_start)
     if rolls.shape[1] + PIP_BANK_WIDTH > RACE_WIDTH or first_off.shape[1] + PIP_BANK_WIDTH > RACE_WIDTH:
         raise ValueError(f"one-sided distributions wider than {RACE_WIDTH - PIP_BANK_WIDTH} rolls")
-    cdef double[:, ::1] rolls_view = rolls
-    cdef double[::1] expected_view = expected
-    cdef double[:, ::1] first_view = first_off
+    cdef const double[:, ::1] rolls_view = rolls
+    cdef const double[::1] expected_view = expected
+    cdef const double[:, ::1] first_view = first_off
     cdef OneSidedTable table
     table.points = points
     table.size = size
@@ -567,7 +567,7 @@ def install_two_sided(int max_checkers, win):
     win = _checked_table(win, "win", 2, size)
     if win.shape[1] != size:
         raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
-    cdef double[:, ::1] win_view = win
+    cdef const double[:, ::1] win_view = win
     global TWO_SIDED
     _KEEP_ALIVE["two-sided"] = win
     TWO_SIDED.size = size
