@@ -38,6 +38,8 @@ cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
 # PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
 cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
+# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
+cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
 
 
 cdef void init_constants() noexcept nogil:
@@ -60,13 +62,16 @@ cdef void init_constants() noexcept nogil:
         for k in range(PIP_BANK_WIDTH):
             PIP_BANK[d][k] = 0.0
     PIP_BANK[0][0] = 1.0
+    PIP_BANK_OVERSHOOT[0] = 0.0
     for d in range(1, MAX_PIP_BANK + 1):
         for r in range(NUM_ROLLS):
             pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
             for k in range(1, PIP_BANK_WIDTH):
                 PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
+        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
         for k in range(PIP_BANK_WIDTH):
             PIP_BANK[d][k] /= 36.0
+            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
 
 
 init_constants()
@@ -755,6 +760,21 @@ cdef void point_mass_at_zero(double* out) noexcept nogil:
         out[i] = 0.0
 
 
+cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
+    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
+    probability q (its expected overshoot in rolls) one roll less, so that the extra
+    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+    in the home board."""
+    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef int k
+    if q <= 0.0:
+        return
+    if q > 1.0:
+        q = 1.0
+    for k in range(RACE_WIDTH - 1):
+        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+
+
 cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
                             double* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
@@ -762,7 +782,8 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
 
     Exact from a one-sided table when every checker is on its points; otherwise the
     checkers beyond are stacked on the table's top point and the pips they still need to
-    get there are run off as a pip bank first (the approximation documented in docs).
+    get there are run off as a pip bank first, its overshoot credited back (the
+    approximation documented in docs/bearoff.md).
     """
     cdef const OneSidedTable* table = &HOME_TABLE
     if WIDE_TABLE.points and side.highest > HOME_POINTS:
@@ -782,10 +803,12 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
     cdef long long rank = one_sided_rank(stacked, table.points)
     convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
+    credit_overshoot(rolls, bank)
     if side.on_board == NUM_CHECKERS:
         convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
+        credit_overshoot(first, bank)
         convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
     else:
         point_mass_at_zero(first)
@@ -840,7 +863,7 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         return 0
     cdef double exact = two_sided_win_probability(board)
     if exact >= 0.0:
-        out[0] = exact
+        out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
     cdef double mover_rolls[RACE_WIDTH]
@@ -857,13 +880,13 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     survival(opponent_rolls, at_least)
-    cdef double win = first_finisher_chance(mover_rolls, at_least, 0)
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
     survival(opponent_first, at_least)
     cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
     survival(opponent_escape, at_least)
     cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
     survival(mover_first, at_least)
-    cdef double lose_gammon = min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
     survival(mover_escape, at_least)
     cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
     out[0] = win
