@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import warnings
 from fractions import Fraction
 
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 
 from bgcore import _bearoff
+from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff
 from bgengine.bearoff import BearoffCacheWarning, CubeOwner
 from bgengine.errors import InvalidPositionError
@@ -22,20 +22,6 @@ ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
 def roll_weight(roll: tuple[int, int]) -> Fraction:
     return Fraction(1 if roll[0] == roll[1] else 2, 36)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Every test of this module builds into and reads from its own cache folder."""
-    previous = os.environ.get(bearoff.CACHE_DIR_ENV)
-    os.environ[bearoff.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("bgengine-cache"))
-    bearoff.forget_loaded_tables()
-    yield
-    bearoff.forget_loaded_tables()
-    if previous is None:
-        del os.environ[bearoff.CACHE_DIR_ENV]
-    else:
-        os.environ[bearoff.CACHE_DIR_ENV] = previous
 
 
 @pytest.fixture(scope="module")

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 from bgcore import _bearoff
+from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff, race
 from bgengine.errors import InvalidPositionError, NotARaceError
 from bgengine.position import Position
 
 P = Position.from_points
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    previous = os.environ.get(bearoff.CACHE_DIR_ENV)
-    os.environ[bearoff.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("bgengine-cache"))
-    bearoff.forget_loaded_tables()
-    yield
-    bearoff.forget_loaded_tables()
-    if previous is None:
-        del os.environ[bearoff.CACHE_DIR_ENV]
-    else:
-        os.environ[bearoff.CACHE_DIR_ENV] = previous
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,11 @@ class RaceEvaluator:
         """The 5-vector of one race position (player on roll's view, before the roll)."""
         if not isinstance(position, Position):
             raise TypeError(f"expected a Position, got {type(position).__name__}")
-        return self.evaluate_batch(np.frombuffer(position.to_bytes(), dtype=np.int8)[None, :])[0]
+        self._install()
+        values = _bearoff.race_probabilities_of(position.to_bytes())
+        if values is None:
+            raise NotARaceError("the position still has contact; race evaluation needs none")
+        return np.array(values, dtype=np.float32)
 
     def evaluate_batch(self, boards: Any) -> np.ndarray:
         """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array."""

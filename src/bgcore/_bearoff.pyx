@@ -40,6 +40,7 @@ cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
 # Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
 cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
+cdef int PIP_BANK_LENGTH[MAX_PIP_BANK + 1]        # PIP_BANK[d][k] == 0 for k >= this
 
 
 cdef void init_constants() noexcept nogil:
@@ -63,6 +64,7 @@ cdef void init_constants() noexcept nogil:
             PIP_BANK[d][k] = 0.0
     PIP_BANK[0][0] = 1.0
     PIP_BANK_OVERSHOOT[0] = 0.0
+    PIP_BANK_LENGTH[0] = 1
     for d in range(1, MAX_PIP_BANK + 1):
         for r in range(NUM_ROLLS):
             pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
@@ -72,6 +74,8 @@ cdef void init_constants() noexcept nogil:
         for k in range(PIP_BANK_WIDTH):
             PIP_BANK[d][k] /= 36.0
             PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
+            if PIP_BANK[d][k] != 0.0:
+                PIP_BANK_LENGTH[d] = k + 1
 
 
 init_constants()
@@ -741,26 +745,25 @@ cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
     return TWO_SIDED.win[a * TWO_SIDED.size + b]
 
 
-cdef void convolve(const double* a, int a_width, const double* b, int b_width,
-                   double* out) noexcept nogil:
-    """out = distribution of the sum of two independent roll counts (out has RACE_WIDTH)."""
+cdef struct Distribution:
+    double p[RACE_WIDTH]            # p[k] = P(exactly k rolls); zero from `length` on
+    int length
+
+
+cdef void convolve(const double* a, int a_length, const double* b, int b_length,
+                   Distribution* out) noexcept nogil:
+    """out = distribution of the sum of two independent roll counts."""
     cdef int i, j
-    for i in range(RACE_WIDTH):
-        out[i] = 0.0
-    for i in range(a_width):
+    out.length = min(RACE_WIDTH, a_length + b_length - 1)
+    for i in range(out.length):
+        out.p[i] = 0.0
+    for i in range(a_length):
         if a[i] != 0.0:
-            for j in range(b_width):
-                out[i + j] += a[i] * b[j]
+            for j in range(min(b_length, RACE_WIDTH - i)):
+                out.p[i + j] += a[i] * b[j]
 
 
-cdef void point_mass_at_zero(double* out) noexcept nogil:
-    cdef int i
-    out[0] = 1.0
-    for i in range(1, RACE_WIDTH):
-        out[i] = 0.0
-
-
-cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
+cdef void credit_overshoot(Distribution* distribution, int bank) noexcept nogil:
     """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
     probability q (its expected overshoot in rolls) one roll less, so that the extra
     pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
@@ -771,12 +774,18 @@ cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
         return
     if q > 1.0:
         q = 1.0
-    for k in range(RACE_WIDTH - 1):
-        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+    for k in range(distribution.length - 1):
+        distribution.p[k] = (1.0 - q) * distribution.p[k] + q * distribution.p[k + 1]
+    distribution.p[distribution.length - 1] *= 1.0 - q
 
 
-cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
-                            double* escape) noexcept nogil:
+cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
+    out.p[0] = 1.0
+    out.length = 1
+
+
+cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
+                            Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
     (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
 
@@ -802,35 +811,33 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
     cdef long long rank = one_sided_rank(stacked, table.points)
-    convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
+    convolve(PIP_BANK[bank], PIP_BANK_LENGTH[bank], table.rolls + rank * table.width,
+             table.width, rolls)
     credit_overshoot(rolls, bank)
     if side.on_board == NUM_CHECKERS:
-        convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
+        convolve(PIP_BANK[bank], PIP_BANK_LENGTH[bank],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
         credit_overshoot(first, bank)
-        convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
+        convolve(PIP_BANK[escape_bank], PIP_BANK_LENGTH[escape_bank], &certain, 1, escape)
     else:
         point_mass_at_zero(first)
         point_mass_at_zero(escape)
     return 0
 
 
-cdef void survival(const double* distribution, double* at_least) noexcept nogil:
-    """at_least[i] = P(count >= i) for i in 0..RACE_WIDTH (one extra entry, 0)."""
-    cdef int i
-    at_least[RACE_WIDTH] = 0.0
-    for i in range(RACE_WIDTH - 1, -1, -1):
-        at_least[i] = at_least[i + 1] + distribution[i]
-
-
-cdef double first_finisher_chance(const double* finisher, const double* other_at_least,
+cdef double first_finisher_chance(const Distribution* finisher, const Distribution* other,
                                   int shift) noexcept nogil:
-    """Σ_i finisher[i] × P(other count >= i + shift)."""
-    cdef double total = 0.0
+    """Σ_i finisher[i] × P(other count >= i + shift): the finisher is done first."""
+    cdef double total = 0.0, at_least = 0.0
     cdef int i
-    for i in range(RACE_WIDTH - shift):
-        total += finisher[i] * other_at_least[i + shift]
+    # Walk i downwards, accumulating P(other >= i + shift) as we go.
+    for i in range(other.length - 1, finisher.length - 1 + shift, -1):
+        at_least += other.p[i]
+    for i in range(finisher.length - 1, -1, -1):
+        if i + shift < other.length:
+            at_least += other.p[i + shift]
+        total += finisher.p[i] * at_least
     return total
 
 
@@ -866,29 +873,22 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
-    cdef double mover_rolls[RACE_WIDTH]
-    cdef double mover_first[RACE_WIDTH]
-    cdef double mover_escape[RACE_WIDTH]
-    cdef double opponent_rolls[RACE_WIDTH]
-    cdef double opponent_first[RACE_WIDTH]
-    cdef double opponent_escape[RACE_WIDTH]
-    cdef double at_least[RACE_WIDTH + 1]
-    if side_distributions(&mover, mover_rolls, mover_first, mover_escape) < 0:
+    cdef Distribution mover_rolls, mover_first, mover_escape
+    cdef Distribution opponent_rolls, opponent_first, opponent_escape
+    if side_distributions(&mover, &mover_rolls, &mover_first, &mover_escape) < 0:
         return -1
-    if side_distributions(&opponent, opponent_rolls, opponent_first, opponent_escape) < 0:
+    if side_distributions(&opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return -1
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
-    survival(opponent_rolls, at_least)
-    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
-    survival(opponent_first, at_least)
-    cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(opponent_escape, at_least)
-    cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(mover_first, at_least)
-    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
-    survival(mover_escape, at_least)
-    cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
+    cdef double win_gammon = 0.0, win_backgammon = 0.0, lose_gammon = 0.0, lose_backgammon = 0.0
+    if opponent.on_board == NUM_CHECKERS:
+        win_gammon = min(win, first_finisher_chance(&mover_rolls, &opponent_first, 0))
+        win_backgammon = min(win_gammon, first_finisher_chance(&mover_rolls, &opponent_escape, 0))
+    if mover.on_board == NUM_CHECKERS:
+        lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(&opponent_rolls, &mover_first, 1)))
+        lose_backgammon = min(lose_gammon, first_finisher_chance(&opponent_rolls, &mover_escape, 1))
     out[0] = win
     out[1] = win_gammon
     out[2] = win_backgammon
@@ -935,11 +935,18 @@ def side_roll_distributions(bytes board, bint mover_side):
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
     cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
     read_sides(<const checker_t*><const char*>board, &mover, &opponent)
-    rolls = np.zeros(RACE_WIDTH)
-    first = np.zeros(RACE_WIDTH)
-    escape = np.zeros(RACE_WIDTH)
-    cdef double[::1] r = rolls, f = first, e = escape
-    if side_distributions(&mover if mover_side else &opponent, &r[0], &f[0], &e[0]) < 0:
+    if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
-    return rolls, first, escape
+    return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
+
+
+def race_probabilities_of(bytes board):
+    """The race 5-vector of one valid board as a tuple, or None when it has contact."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef float out[5]
+    if race_probabilities(<const checker_t*><const char*>board, out) < 0:
+        return None
+    return out[0], out[1], out[2], out[3], out[4]
