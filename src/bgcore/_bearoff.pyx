@@ -36,15 +36,17 @@ cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at th
 
 cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
-# PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
-cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
-# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
-cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
-cdef int PIP_BANK_LENGTH[MAX_PIP_BANK + 1]        # PIP_BANK[d][k] == 0 for k >= this
+# BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
+# least m dice); BANK[d][0] is the pure pip bank.
+cdef double BANK[MAX_PIP_BANK + 1][NUM_CHECKERS + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]  # BANK[d][m][k] == 0 from here
+# Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
+# (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]
 
 
 cdef void init_constants() noexcept nogil:
-    cdef int n, k, i = 0, high, low, d, r, pips
+    cdef int n, k, i = 0, high, low
     for n in range(MAX_BINOM_N):
         for k in range(MAX_TABLE_POINTS + 2):
             if k == 0:
@@ -59,24 +61,37 @@ cdef void init_constants() noexcept nogil:
             ROLL_LOW[i] = low
             ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    for d in range(MAX_PIP_BANK + 1):
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] = 0.0
-    PIP_BANK[0][0] = 1.0
-    PIP_BANK_OVERSHOOT[0] = 0.0
-    PIP_BANK_LENGTH[0] = 1
-    for d in range(1, MAX_PIP_BANK + 1):
-        for r in range(NUM_ROLLS):
-            pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
-            for k in range(1, PIP_BANK_WIDTH):
-                PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
-        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] /= 36.0
-            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
-            if PIP_BANK[d][k] != 0.0:
-                PIP_BANK_LENGTH[d] = k + 1
+    init_banks()
 
+
+cdef void init_banks() noexcept nogil:
+    """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
+    one checker, so m outside checkers need m dice); exact renewal recursion."""
+    cdef int d, m, r, k, pips, dice
+    cdef double* row
+    cdef const double* source
+    for d in range(MAX_PIP_BANK + 1):
+        for m in range(NUM_CHECKERS + 1):
+            row = BANK[d][m]
+            for k in range(PIP_BANK_WIDTH):
+                row[k] = 0.0
+            if d == 0 and m == 0:
+                row[0] = 1.0
+            else:
+                for r in range(NUM_ROLLS):
+                    dice = 4 if ROLL_HIGH[r] == ROLL_LOW[r] else 2
+                    pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * dice // 2
+                    source = BANK[d - pips if d > pips else 0][m - dice if m > dice else 0]
+                    for k in range(1, PIP_BANK_WIDTH):
+                        row[k] += ROLL_WAYS[r] * source[k - 1]
+                for k in range(PIP_BANK_WIDTH):
+                    row[k] /= 36.0
+            BANK_LENGTH[d][m] = 1
+            BANK_OVERSHOOT[d][m] = -max(d * 6.0 / 49.0, m * 3.0 / 7.0)
+            for k in range(PIP_BANK_WIDTH):
+                if row[k] != 0.0:
+                    BANK_LENGTH[d][m] = k + 1
+                BANK_OVERSHOOT[d][m] += k * row[k]
 
 init_constants()
 
@@ -763,12 +778,12 @@ cdef void convolve(const double* a, int a_length, const double* b, int b_length,
                 out.p[i + j] += a[i] * b[j]
 
 
-cdef void credit_overshoot(Distribution* distribution, int bank) noexcept nogil:
-    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
-    probability q (its expected overshoot in rolls) one roll less, so that the extra
-    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+cdef void credit_overshoot(Distribution* distribution, int pips, int dice) noexcept nogil:
+    """Give back what the bank BANK[pips][dice] spends on its last roll's unused part:
+    with probability q (that part, in rolls) one roll less, so that bringing the checkers
+    in costs its fair share of rolls on average, the rest of the last roll being played
     in the home board."""
-    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef double q = BANK_OVERSHOOT[pips][dice]
     cdef int k
     if q <= 0.0:
         return
@@ -801,25 +816,29 @@ cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distrib
         return -1
     cdef int p
     cdef int stacked[MAX_TABLE_POINTS + 1]
-    cdef int bank = 0, escape_bank = 0
+    cdef int bank = 0, outside = 0, escape_bank = 0, escaping = 0
     cdef double certain = 1.0
     for p in range(table.points + 1):
         stacked[p] = side.counts[p]
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
+        outside += side.counts[p]
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
+            escaping += side.counts[p]
     cdef long long rank = one_sided_rank(stacked, table.points)
-    convolve(PIP_BANK[bank], PIP_BANK_LENGTH[bank], table.rolls + rank * table.width,
+    convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
              table.width, rolls)
-    credit_overshoot(rolls, bank)
+    credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        convolve(PIP_BANK[bank], PIP_BANK_LENGTH[bank],
+        # No checker comes off before all are home: a die for each outside checker.
+        convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
-        credit_overshoot(first, bank)
-        convolve(PIP_BANK[escape_bank], PIP_BANK_LENGTH[escape_bank], &certain, 1, escape)
+        credit_overshoot(first, bank, outside)
+        convolve(BANK[escape_bank][escaping], BANK_LENGTH[escape_bank][escaping],
+                 &certain, 1, escape)
     else:
         point_mass_at_zero(first)
         point_mass_at_zero(escape)
