@@ -371,3 +371,16 @@ def test_progress_is_reported_until_the_table_is_complete():
     table = bearoff.build_one_sided_table(4, progress=lambda done, total: calls.append((done, total)))
     assert calls[-1] == (table.rolls.shape[0], table.rolls.shape[0])
     assert all(a[0] < b[0] for a, b in itertools.pairwise(calls))
+
+
+def test_installed_two_sided_lookup_reads_the_same_numbers(two_sided):
+    bearoff.install_tables()
+    position = Position.from_points({6: 2, 3: 1}, {5: 1, 1: 2})
+    equities = two_sided.equities(position)
+    assert _bearoff.two_sided_lookup(position.to_bytes()) == (
+        equities.win,
+        equities.centred,
+        equities.owned,
+        equities.opponent_owns,
+    )
+    assert _bearoff.two_sided_lookup(Position.from_points({7: 1}, {1: 1}).to_bytes()) is None

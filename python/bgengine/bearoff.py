@@ -30,7 +30,7 @@ from .position import Position
 CACHE_DIR_ENV = "BGENGINE_CACHE_DIR"
 HOME_POINTS = 6
 MAX_ONE_SIDED_POINTS = 8  # float64 rows: 8 points is ~490k positions, ~250 MB while building
-MAX_TWO_SIDED_CHECKERS = 14
+MAX_TWO_SIDED_CHECKERS = 8  # 32 x C(N + 6, 6)^2 bytes: 27 MB at 6, 94 MB at 7, 289 MB at 8
 DEFAULT_TWO_SIDED_CHECKERS = 6
 PIPS_PER_ROLL = 49 / 6  # average pips of a roll, doubles counted four times
 
@@ -390,7 +390,8 @@ def install_tables(
         wide = one_sided_table(wanted[1], cache=cache)
         _bearoff.install_one_sided(wanted[1], wide.rolls, wide.expected, wide.first_off)
     if wanted[2]:
-        _bearoff.install_two_sided(wanted[2], two_sided_table(wanted[2], cache=cache).win)
+        table = two_sided_table(wanted[2], cache=cache)
+        _bearoff.install_two_sided(wanted[2], table.win, table.cubeful)
 
 
 def forget_loaded_tables() -> None:

@@ -160,11 +160,14 @@ def thorp_count(home: Sequence[int], pips: int, on_board: int) -> int:
     return pips + 2 * on_board + home[0] - sum(1 for n in home[:HOME_POINTS] if n > 0)
 
 
-def race_counts(position: Position) -> RaceCounts:
-    """Pip count, EPC, Keith and Thorp counts of both sides of a race position."""
+def race_counts(position: Position, evaluator: RaceEvaluator | None = None) -> RaceCounts:
+    """Pip count, EPC, Keith and Thorp counts of both sides of a race position.
+
+    The EPCs come from the one-sided tables of ``evaluator`` (default: the default one).
+    """
     if position.phase not in (Phase.RACE, Phase.BEAROFF):
         raise NotARaceError("race counts need a position without contact that is not over")
-    bearoff.install_tables(two_sided_checkers=None)
+    (evaluator or _DEFAULT)._install()
     pips = position.pip_counts()
     own, theirs, _, _ = position.points()
     board = position.to_bytes()

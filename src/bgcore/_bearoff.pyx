@@ -628,6 +628,7 @@ cdef struct TwoSidedTable:
     int max_checkers
     long long size
     const double* win
+    const double* cubeful           # 3 x size x size: centred, mover owns, opponent owns
 
 cdef OneSidedTable HOME_TABLE
 cdef OneSidedTable WIDE_TABLE
@@ -673,19 +674,22 @@ def install_one_sided(int points, rolls, expected, first_off):
         WIDE_TABLE = table
 
 
-def install_two_sided(int max_checkers, win):
-    """Make a two-sided cubeless table (from build_two_sided) the one lookups read."""
+def install_two_sided(int max_checkers, win, cubeful):
+    """Make a two-sided table (win, cubeful from build_two_sided) the one lookups read."""
     if not 1 <= max_checkers <= NUM_CHECKERS - 1:
         raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
     cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
     win = _checked_table(win, "win", 2, size)
-    if win.shape[1] != size:
-        raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
+    cubeful = _checked_table(cubeful, "cubeful", 3, 3)
+    if win.shape[1] != size or cubeful.shape[1:] != (size, size):
+        raise ValueError(f"tables must be {size} x {size} and 3 x {size} x {size}")
     cdef const double[:, ::1] win_view = win
+    cdef const double[:, :, ::1] cube_view = cubeful
     global TWO_SIDED
-    _KEEP_ALIVE["two-sided"] = win
+    _KEEP_ALIVE["two-sided"] = (win, cubeful)
     TWO_SIDED.size = size
     TWO_SIDED.win = &win_view[0, 0]
+    TWO_SIDED.cubeful = &cube_view[0, 0, 0]
     TWO_SIDED.max_checkers = max_checkers
 
 
@@ -746,18 +750,30 @@ cdef void read_sides(const checker_t* board, SideCounts* mover, SideCounts* oppo
             opponent.highest = p
 
 
-cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+cdef long long two_sided_pair(const checker_t* board) noexcept nogil:
+    """Index a * size + b of the board in the installed two-sided table, or -1."""
     cdef SideCounts mover, opponent
     if TWO_SIDED.max_checkers == 0:
-        return -1.0
+        return -1
     read_sides(board, &mover, &opponent)
     if (mover.highest > HOME_POINTS or opponent.highest > HOME_POINTS
             or mover.on_board > TWO_SIDED.max_checkers or opponent.on_board > TWO_SIDED.max_checkers
             or mover.on_board == 0 or opponent.on_board == 0):
-        return -1.0
-    cdef long long a = one_sided_rank(mover.counts, HOME_POINTS)
-    cdef long long b = one_sided_rank(opponent.counts, HOME_POINTS)
-    return TWO_SIDED.win[a * TWO_SIDED.size + b]
+        return -1
+    return (one_sided_rank(mover.counts, HOME_POINTS) * TWO_SIDED.size
+            + one_sided_rank(opponent.counts, HOME_POINTS))
+
+
+cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    return -1.0 if pair < 0 else TWO_SIDED.win[pair]
+
+
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    if pair < 0 or not 0 <= owner <= 2:
+        return -2.0
+    return TWO_SIDED.cubeful[owner * TWO_SIDED.size * TWO_SIDED.size + pair]
 
 
 cdef struct Distribution:
@@ -940,12 +956,17 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     return ok
 
 
-def two_sided_win(bytes board):
-    """Exact cubeless P(player on roll wins) from the two-sided table, or None if not in it."""
+def two_sided_lookup(bytes board):
+    """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
+    player on roll's view; None when the board is not in it. The board must be valid."""
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef double value = two_sided_win_probability(<const checker_t*><const char*>board)
-    return None if value < 0 else value
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    cdef double win = two_sided_win_probability(b)
+    if win < 0:
+        return None
+    return (win, two_sided_cubeful_equity(b, 0), two_sided_cubeful_equity(b, 1),
+            two_sided_cubeful_equity(b, 2))
 
 
 def side_roll_distributions(bytes board, bint mover_side):
