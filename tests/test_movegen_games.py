@@ -50,7 +50,7 @@ class GamesAgainstReference(RuleBasedStateMachine):
 
 
 GamesAgainstReference.TestCase.settings = settings(
-    max_examples=40, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=100, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 TestGamesAgainstReference = GamesAgainstReference.TestCase
 
