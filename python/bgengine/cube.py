@@ -65,6 +65,16 @@ class CubeAction(enum.Enum):
         return self.value.startswith(("Double", "Redouble"))
 
     @property
+    def abbreviation(self) -> str:
+        """Short form for tables: "ND/T", "D/P", "TG/P", "R/T", ...; "-" for no cube action."""
+        if self is CubeAction.NO_CUBE_ACTION:
+            return "-"
+        doubler, response = self.value.split(" / ")
+        short = {"No double": "ND", "Double": "D", "Too good to double": "TG", "No redouble": "NR",
+                 "Redouble": "R", "Too good to redouble": "TG"}[doubler]
+        return f"{short}/{response[0].upper()}"
+
+    @property
     def response(self) -> str | None:
         """The taker's right response if doubled: "take", "pass", "beaver" (None: no cube action)."""
         return self.value.split(" / ")[1] if " / " in self.value else None

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .doubling import CubeOwner, DoublingFunctions, with_immediate_redouble
 from .match_equity import MatchScore, mwc_after_game, mwc_if_player_loses, mwc_if_player_wins
-from .met import MatchEquityTable
+from .met import MwcSource
 from .piecewise_linear import PiecewiseLinear
 from .probabilities import GameProbabilities
 
@@ -27,7 +27,7 @@ class MatchCubeModel:
         self,
         probabilities: GameProbabilities,
         score: MatchScore,
-        met: MatchEquityTable,
+        met: MwcSource,
         efficiency: float,
     ) -> None:
         met.check_covers(score.away, score.opponent_away)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .doubling import CubeOwner, relative_owner
 from .errors import InvalidMatchStateError
 from .match_state import RULES_MAX_CUBE, MatchState
-from .met import MatchEquityTable, default_met
+from .met import MwcSource, default_met
 from .probabilities import GameProbabilities
 
 
@@ -49,7 +49,7 @@ class MatchScore:
 
 
 def mwc_after_game(
-    met: MatchEquityTable, score: MatchScore, player_points: int, opponent_points: int
+    met: MwcSource, score: MatchScore, player_points: int, opponent_points: int
 ) -> float:
     """The player's match winning chance after this game gives out these points."""
     away = score.away - player_points
@@ -62,7 +62,7 @@ def mwc_after_game(
 
 
 def mwc_if_player_wins(
-    met: MatchEquityTable, score: MatchScore, probabilities: GameProbabilities, cube_value: int
+    met: MwcSource, score: MatchScore, probabilities: GameProbabilities, cube_value: int
 ) -> float:
     """Average MWC of the player over the games they win at this cube (gammon shares as given)."""
     single, gammon, backgammon = probabilities.win_shares()
@@ -74,7 +74,7 @@ def mwc_if_player_wins(
 
 
 def mwc_if_player_loses(
-    met: MatchEquityTable, score: MatchScore, probabilities: GameProbabilities, cube_value: int
+    met: MwcSource, score: MatchScore, probabilities: GameProbabilities, cube_value: int
 ) -> float:
     """Average MWC of the player over the games they lose at this cube."""
     single, gammon, backgammon = probabilities.loss_shares()
@@ -88,7 +88,7 @@ def mwc_if_player_loses(
 def cubeless_mwc(
     probabilities: GameProbabilities | list[float] | tuple[float, ...],
     match: MatchState | MatchScore,
-    met: MatchEquityTable | None = None,
+    met: MwcSource | None = None,
 ) -> float:
     """Match winning chance of the player on roll if the game is played out at the current cube."""
     chances = GameProbabilities.from_vector(probabilities)
@@ -100,13 +100,13 @@ def cubeless_mwc(
     )
 
 
-def mwc_to_emg(mwc: float, met: MatchEquityTable, score: MatchScore) -> float:
+def mwc_to_emg(mwc: float, met: MwcSource, score: MatchScore) -> float:
     """Normalised money equity (EMG): MWC rescaled so winning the cube is +1 and losing it -1."""
     win, lose = emg_reference(met, score)
     return 2.0 * (mwc - lose) / (win - lose) - 1.0
 
 
-def emg_reference(met: MatchEquityTable, score: MatchScore) -> tuple[float, float]:
+def emg_reference(met: MwcSource, score: MatchScore) -> tuple[float, float]:
     """(MWC after winning, after losing) a single game at the current cube: EMG's +1 and -1."""
     return (
         mwc_after_game(met, score, score.cube_value, 0),
@@ -115,7 +115,7 @@ def emg_reference(met: MatchEquityTable, score: MatchScore) -> tuple[float, floa
 
 
 def gammon_values(
-    match: MatchState | MatchScore, met: MatchEquityTable | None = None
+    match: MatchState | MatchScore, met: MwcSource | None = None
 ) -> tuple[float, float]:
     """(player's, opponent's) gammon value at the current cube, as fractions of a single game.
 

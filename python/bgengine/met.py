@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,6 +25,14 @@ from .errors import InvalidMatchEquityTableError, InvalidMatchStateError
 FORMAT_TAG = "bgengine match equity table, version 1"
 #: Largest tolerated |M(a, b) + M(b, a) - 1|, to accept tables printed with 4 decimals.
 SYMMETRY_TOLERANCE = 5e-4
+
+
+class MwcSource(Protocol):
+    """What cube logic needs of a table: MWC by away scores, and a check of its range."""
+
+    def mwc(self, away: int, opponent_away: int, *, post_crawford: bool = False) -> float: ...
+
+    def check_covers(self, *aways: int) -> None: ...
 
 
 class MatchEquityTable:
