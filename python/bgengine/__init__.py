@@ -7,6 +7,8 @@ player on roll.
 
 from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
 from .cube_efficiency import cube_efficiency
+from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
+from .doubling import CubeOwner
 from .errors import (
     BgEngineError,
     IllegalMoveError,
@@ -22,6 +24,7 @@ from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match_equity import cubeless_mwc, gammon_values
 from .match_state import MatchState
 from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
+from .met_generator import generate_met
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .xgid import format_xgid, parse_xgid
@@ -32,7 +35,9 @@ __all__ = [
     "BgEngineError",
     "CubeAction",
     "CubeDecision",
+    "CubeDecisionMatrix",
     "CubeErrors",
+    "CubeOwner",
     "EquityUnit",
     "GameProbabilities",
     "GameResult",
@@ -49,12 +54,14 @@ __all__ = [
     "Phase",
     "Position",
     "cube_decision",
+    "cube_decision_matrix",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",
     "format_gnubg_ids",
     "format_xgid",
     "gammon_values",
+    "generate_met",
     "kazaross_xg2",
     "load_met",
     "parse_gnubg_ids",
