@@ -35,3 +35,7 @@ class MissingEvaluatorError(BgEngineError, ValueError):
 
 class InvalidCubeSettingsError(BgEngineError, ValueError):
     """Cube or match-equity settings out of range: cube efficiency, gammon rates, table size."""
+
+
+class NotARaceError(BgEngineError, ValueError):
+    """A position with contact given to something that needs a race (no contact)."""
