@@ -13,7 +13,8 @@ import pytest
 from bgcore import _bearoff
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff
-from bgengine.bearoff import BearoffCacheWarning, CubeOwner
+from bgengine import CubeOwner
+from bgengine.bearoff import BearoffCacheWarning
 from bgengine.errors import InvalidPositionError
 from bgengine.position import Position
 

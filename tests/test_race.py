@@ -211,3 +211,12 @@ def random_race(rng, highest: int = 12, checkers: tuple[int, int] = (1, 15)) -> 
         points = rng.integers(1, highest + 1, size=n)
         sides.append({int(p): int((points == p).sum()) for p in np.unique(points)})
     return P(sides[0], sides[1])
+
+
+def test_race_evaluator_plugs_into_cube_decisions():
+    from bgengine import cube_decision
+
+    position = P({6: 2, 5: 2, 4: 2}, {6: 3, 5: 2, 4: 2})
+    decision = cube_decision(position, evaluator=race.RaceEvaluator())
+    expected = race.evaluate(position)
+    assert decision.probabilities.win == pytest.approx(float(expected[0]), abs=1e-7)

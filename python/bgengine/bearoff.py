@@ -9,7 +9,6 @@ Cache folder: ``$BGENGINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/bgengine``, else
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 import os
@@ -24,6 +23,7 @@ import numpy as np
 
 from bgcore import _bearoff
 
+from .doubling import CubeOwner
 from .errors import InvalidPositionError
 from .position import Position
 
@@ -44,12 +44,8 @@ class BearoffCacheWarning(UserWarning):
     """A cached table was unreadable or failed its checksum and has been rebuilt."""
 
 
-class CubeOwner(enum.IntEnum):
-    """Who holds the cube, seen from the player on roll (index into the cubeful table)."""
-
-    CENTRED = 0
-    PLAYER_ON_ROLL = 1
-    OPPONENT = 2
+#: Index of each cube state in ``TwoSidedTable.cubeful`` (and in the core's tables).
+CUBEFUL_INDEX = {CubeOwner.CENTRED: 0, CubeOwner.PLAYER: 1, CubeOwner.OPPONENT: 2}
 
 
 # ----- cache folder and file format ------------------------------------------------------
@@ -256,7 +252,9 @@ class TwoSidedTable:
     ) -> float:
         """Money equity per unit cube before the roll (player on roll's view), optimal cube play."""
         a, b = self._ranks(mover, opponent)
-        return float(self.cubeful[CubeOwner(owner), a, b])
+        if owner not in CUBEFUL_INDEX:
+            raise ValueError(f"owner must be a CubeOwner, got {owner!r}")
+        return float(self.cubeful[CUBEFUL_INDEX[owner], a, b])
 
     def covers(self, position: Position) -> bool:
         """True when both sides are home with 1..max_checkers checkers each."""
@@ -284,9 +282,9 @@ class TwoSidedTable:
         return BearoffEquities(
             win=win,
             cubeless=2 * win - 1,
-            centred=float(self.cubeful[CubeOwner.CENTRED, a, b]),
-            owned=float(self.cubeful[CubeOwner.PLAYER_ON_ROLL, a, b]),
-            opponent_owns=float(self.cubeful[CubeOwner.OPPONENT, a, b]),
+            centred=float(self.cubeful[0, a, b]),
+            owned=float(self.cubeful[1, a, b]),
+            opponent_owns=float(self.cubeful[2, a, b]),
         )
 
     @property
