@@ -19,6 +19,7 @@ from .errors import (
     InvalidPositionError,
     InvalidProbabilitiesError,
     MissingEvaluatorError,
+    NotARaceError,
 )
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match_equity import cubeless_mwc, gammon_values
@@ -27,6 +28,7 @@ from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from .met_generator import generate_met
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .race import RaceEvaluator
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -51,8 +53,10 @@ __all__ = [
     "MatchEquityTable",
     "MatchState",
     "MissingEvaluatorError",
+    "NotARaceError",
     "Phase",
     "Position",
+    "RaceEvaluator",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",

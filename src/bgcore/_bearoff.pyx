@@ -61,7 +61,9 @@ cdef void init_constants() noexcept nogil:
             ROLL_LOW[i] = low
             ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    init_banks()
+
+
+cdef bint BANKS_READY = False
 
 
 cdef void init_banks() noexcept nogil:
@@ -666,7 +668,11 @@ def install_one_sided(int points, rolls, expected, first_off):
     table.rolls = &rolls_view[0, 0]
     table.expected = &expected_view[0]
     table.first_off = &first_view[0, 0]
-    global HOME_TABLE, WIDE_TABLE
+    global HOME_TABLE, WIDE_TABLE, BANKS_READY
+    if not BANKS_READY:             # 6 MB of race tables, computed once, on first use
+        with nogil:
+            init_banks()
+        BANKS_READY = True
     _KEEP_ALIVE[("one-sided", points == HOME_POINTS)] = (rolls, expected, first_off)
     if points == HOME_POINTS:
         HOME_TABLE = table
