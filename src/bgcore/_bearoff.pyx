@@ -988,6 +988,32 @@ def side_roll_distributions(bytes board, bint mover_side):
     return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
 
 
+def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
+    """Expected rolls to bear off of one side of each race board (as the race evaluation
+    models them): the player on roll's, or the opponent's when ``opponent_side``.
+
+    Boards must be valid; NaN where no one-sided table is installed.
+    """
+    if boards.shape[1] != NUM_SLOTS:
+        raise ValueError("boards must be n x 26 int8")
+    cdef Py_ssize_t i, n = boards.shape[0]
+    result = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = result
+    cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
+    cdef int k
+    with nogil:
+        for i in range(n):
+            read_sides(&boards[i, 0], &mover, &opponent)
+            if side_distributions(&opponent if opponent_side else &mover, &rolls, &first, &escape) < 0:
+                out[i] = NAN
+                continue
+            out[i] = 0.0
+            for k in range(rolls.length):
+                out[i] += k * rolls.p[k]
+    return result
+
+
 def race_probabilities_of(bytes board):
     """The race 5-vector of one valid board as a tuple, or None when it has contact."""
     if len(board) != NUM_SLOTS:
