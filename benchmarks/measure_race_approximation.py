@@ -32,6 +32,11 @@ def random_race(rng: np.random.Generator, mover_highest: int, opponent_highest: 
     return Position.from_points(sides[0], sides[1])
 
 
+def cubeless_equity(values: np.ndarray) -> np.ndarray:
+    """2 win - 1 + win_g - lose_g + win_bg - lose_bg, row by row."""
+    return 2 * values[:, 0] - 1 + values[:, 1] - values[:, 3] + values[:, 2] - values[:, 4]
+
+
 def against_wide_tables(rng: np.random.Generator, count: int) -> None:
     for wide in (7, 8):
         positions = [random_race(rng, wide, wide) for _ in range(count)]
@@ -40,11 +45,13 @@ def against_wide_tables(rng: np.random.Generator, count: int) -> None:
         exact = race.RaceEvaluator(two_sided_checkers=None, wide_points=wide).evaluate_batch(positions)
         error = approximate - exact
         win = np.abs(error[:, 0])
+        equity = np.abs(cubeless_equity(approximate) - cubeless_equity(exact))
         print(
             f"vs exact {wide}-point table, {len(positions)} races: P(win) bias {error[:, 0].mean():+.4f}"
             f" mean abs {win.mean():.4f} p50 {np.percentile(win, 50):.4f} p90 {np.percentile(win, 90):.4f}"
             f" p99 {np.percentile(win, 99):.4f} max {win.max():.4f};"
-            f" gammon mean abs win {np.abs(error[:, 1]).mean():.4f} lose {np.abs(error[:, 3]).mean():.4f}"
+            f" gammon mean abs win {np.abs(error[:, 1]).mean():.4f} lose {np.abs(error[:, 3]).mean():.4f};"
+            f" cubeless equity mean abs {equity.mean():.4f} max {equity.max():.4f}"
         )
 
 

@@ -28,6 +28,8 @@ cdef enum:
     RACE_WIDTH = 192                # columns of a race distribution (rolls 0..191)
     PIP_BANK_WIDTH = 128            # rolls needed to move up to MAX_PIP_BANK pips
     MAX_PIP_BANK = NUM_CHECKERS * 25
+    MAX_BANK_DICE = 2 * NUM_CHECKERS   # dice demands beyond this are capped
+    DIE_REACH = 4                   # a checker x pips from its target wants ceil(x / 4) dice
 
 # The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
 cdef int ROLL_HIGH[NUM_ROLLS]
@@ -38,11 +40,11 @@ cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
 # BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
 # least m dice); BANK[d][0] is the pure pip bank.
-cdef double BANK[MAX_PIP_BANK + 1][NUM_CHECKERS + 1][PIP_BANK_WIDTH]
-cdef int BANK_LENGTH[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]  # BANK[d][m][k] == 0 from here
+cdef double BANK[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]  # BANK[d][m][k] == 0 from here
 # Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
 # (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
-cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]
 
 
 cdef void init_constants() noexcept nogil:
@@ -68,12 +70,12 @@ cdef bint BANKS_READY = False
 
 cdef void init_banks() noexcept nogil:
     """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
-    one checker, so m outside checkers need m dice); exact renewal recursion."""
+    one checker, so outside checkers need at least a die each); exact renewal recursion."""
     cdef int d, m, r, k, pips, dice
     cdef double* row
     cdef const double* source
     for d in range(MAX_PIP_BANK + 1):
-        for m in range(NUM_CHECKERS + 1):
+        for m in range(MAX_BANK_DICE + 1):
             row = BANK[d][m]
             for k in range(PIP_BANK_WIDTH):
                 row[k] = 0.0
@@ -821,6 +823,12 @@ cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
     out.length = 1
 
 
+cdef inline int dice_wanted(int distance) noexcept nogil:
+    """Dice a checker ``distance`` pips from its target typically takes: dice are not
+    shared between checkers, and small dice rarely bring a far checker in at once."""
+    return (distance + DIE_REACH - 1) // DIE_REACH
+
+
 cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
                             Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
@@ -845,16 +853,18 @@ cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distrib
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
-        outside += side.counts[p]
+        outside += side.counts[p] * dice_wanted(p - table.points)
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
-            escaping += side.counts[p]
+            escaping += side.counts[p] * dice_wanted(p - 3 * HOME_POINTS)
+    outside = min(outside, MAX_BANK_DICE)
+    escaping = min(escaping, MAX_BANK_DICE)
     cdef long long rank = one_sided_rank(stacked, table.points)
     convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
              table.width, rolls)
     credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        # No checker comes off before all are home: a die for each outside checker.
+        # No checker comes off before all are home; every outside checker needs dice.
         convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
