@@ -15,9 +15,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY, NAN
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
-from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board cimport phase_of
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from libc.stdlib cimport malloc, free
 
@@ -299,6 +299,11 @@ def movegen_disagreements(int points, long long first_rank, long long last_rank)
     cdef int roll, i
     cdef bint same
     found = []
+    if own == NULL or general == NULL or buffer == NULL:
+        free(own)
+        free(general)
+        free(buffer)
+        raise MemoryError()
     own.points = general.points = points
     own.distinct = True
     try:
@@ -485,15 +490,19 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     cdef checker_t* buffer = NULL
     if through_movegen:
         buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-    for start in range(0, size, block):
-        stop = min(size, start + block)
-        with nogil:
-            build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
-                                  &expected_view[0], &first_view[0, 0], &first_expected_view[0],
-                                  full_start, buffer)
-        if progress is not None:
-            progress(int(stop), int(size))
-    free(buffer)
+        if buffer == NULL:
+            raise MemoryError()
+    try:
+        for start in range(0, size, block):
+            stop = min(size, start + block)
+            with nogil:
+                build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
+                                      &expected_view[0], &first_view[0, 0],
+                                      &first_expected_view[0], full_start, buffer)
+            if progress is not None:
+                progress(int(stop), int(size))
+    finally:
+        free(buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
