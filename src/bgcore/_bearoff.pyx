@@ -314,6 +314,14 @@ cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int
         first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
 
 
+cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
+    """Rank of the position after a checker on ``point`` plays ``die`` (a legal step)."""
+    move_checker(counts, point, die)
+    cdef long long rank = one_sided_rank(counts, points)
+    unmove_checker(counts, point, die)
+    return rank
+
+
 cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept nogil:
     """Fill the step tables of ``rank`` from those of the ranks one step below it.
 
@@ -335,9 +343,7 @@ cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept n
         for p in range(1, b.points + 1):
             if not can_move(counts, b.points, p, die):
                 continue
-            move_checker(counts, p, die)
-            after = one_sided_rank(counts, b.points)
-            unmove_checker(counts, p, die)
+            after = rank_after_step(counts, b.points, p, die)
             for steps in range(1, MAX_STEPS + 1):
                 best_steps(b, after, die, steps - 1, &value, &child, &first_value, &first_child)
                 index = step_index(rank, die, steps)
@@ -372,9 +378,7 @@ cdef void best_children_by_steps(OneSidedBuild* b, int* counts, long long rank,
             for p in range(1, b.points + 1):
                 if not can_move(counts, b.points, p, first):
                     continue
-                move_checker(counts, p, first)
-                after = one_sided_rank(counts, b.points)
-                unmove_checker(counts, p, first)
+                after = rank_after_step(counts, b.points, p, first)
                 best_steps(b, after, second, 1, &value, &child, &first_value, &first_child)
                 if value < best_value:
                     best_value = value
