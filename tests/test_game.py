@@ -278,3 +278,8 @@ def test_roll_with_a_bad_face_is_refused():
     roll_and_play(game, (3, 1))
     with pytest.raises(IllegalMoveError, match="1..6"):
         game.push(Roll((7, 1)))
+
+
+def test_finished_game_is_seen_from_the_winner_who_bore_off():
+    game = bear_off_last_checker({13: 15}, on_roll=1)
+    assert game.state.on_roll == 1 and game.position.checkers_off() == (15, 0)

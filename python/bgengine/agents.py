@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from .match_state import MatchState
-from .position import Position
+from .position import Phase, Position
 from .rules import double_is_pointless
 
 if TYPE_CHECKING:
@@ -85,8 +85,8 @@ class HeuristicAgent:
     """A simple rule-of-thumb player: never doubles, always takes.
 
     For its checker play it ranks the legal moves by, in order: most opposing checkers
-    hit; fewest own blots left (single checkers on points 1..24); most own checkers
-    borne off; fewest own pips left (so in a race it moves by pip count and never wastes
+    hit; while there is contact, fewest own blots left (single checkers on points
+    1..24); most own checkers borne off; fewest own pips left (so in a race it moves by pip count and never wastes
     pips it need not); then the rearmost own checker as far forward as possible. Ties
     go to the first move listed. Deterministic: no seed needed.
     """
@@ -107,7 +107,7 @@ def heuristic_ranking(position: Position, children: np.ndarray) -> np.ndarray:
     boards = children.astype(np.int16)
     mover = np.clip(-boards, 0, None)  # the mover's checkers, in the next player's slots
     hits = boards[:, 25] + position[0]  # next player's bar now, minus the opponent's bar before
-    blots = (mover[:, 1:25] == 1).sum(axis=1)
+    blots = (mover[:, 1:25] == 1).sum(axis=1) if position.phase is Phase.CONTACT else np.zeros(len(boards))
     borne_off = 15 - mover.sum(axis=1)
     distance_left = 25 - np.arange(26)  # slot s of the next player is the mover's point 25 - s
     pips = (mover * distance_left).sum(axis=1)

@@ -247,7 +247,8 @@ class Game:
             # The child is seen from the next player: "player on roll won" means the opponent.
             winner = state.on_roll if winner_seen_from_child == 1 else 1 - state.on_roll
             outcome = GameOutcome(winner, result, state.cube_value, game_points(state, result), Ending.BORNE_OFF)
-            return _Snapshot(child, state.with_changes(dice=None), Decision.GAME_OVER, outcome)
+            # The finished position stays seen from the last mover, still ``state.on_roll``.
+            return _Snapshot(child.flip(), state.with_changes(dice=None), Decision.GAME_OVER, outcome)
         next_state = state.with_changes(on_roll=1 - state.on_roll, dice=None)
         return _Snapshot(child, next_state, _decision_in(next_state), None)
 
