@@ -82,7 +82,7 @@ def test_centred_cube_double_take_gives_the_taker_the_cube():
     assert game.state.cube_value == 2 and game.state.cube_owner == 0
     assert game.decision is Decision.ROLL and game.turn == 1  # the doubler rolls, no cube access
     assert Double() not in game.legal_actions()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="player 0 owns the cube"):
         game.push(Double())
     roll_and_play(game, (4, 2))
     assert game.decision is Decision.CUBE_OR_ROLL and game.turn == 0  # the owner may redouble
@@ -114,7 +114,7 @@ def test_cube_stops_at_64():
         roll_and_play(game, (2, 1))
     assert game.state.cube_owner == game.state.on_roll
     assert game.decision is Decision.ROLL
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="highest value"):
         game.push(Double())
 
 

@@ -127,3 +127,57 @@ def test_match_file_error_is_a_value_error_with_the_line_in_its_message():
 def test_heuristic_match_round_trip():
     match = play_match(HeuristicAgent(), RandomAgent(4), 5, seed=4)
     assert same_match(match, parse_mat(format_mat(match)))
+
+
+# ----- a file laid out by another program ---------------------------------------------
+# tests/data/foreign_match.mat is a 5-point match written in an XG-like layout: wider
+# columns, header comments, each hop written out ("24/20 24/20 20/16 20/16", no "(2)").
+
+
+def test_foreign_file_is_read_and_replayed_by_the_rules():
+    match = read_mat(DATA / "foreign_match.mat")
+    assert match.names == ("Ivory", "Teal") and match.length == 5
+    assert match.score == (5, 2) and match.winner == 0 and len(match.games) == 4
+    first, crawford, post_crawford, last = match.games
+    assert Double() in first.actions and Take() in first.actions
+    assert (first.outcome.result, first.outcome.cube_value, first.outcome.points) == (GameResult.GAMMON, 2, 4)  # type: ignore[union-attr]
+    assert crawford.starting_state.crawford and not any(isinstance(a, Double) for a in crawford.actions)
+    assert crawford.starting_state.score == (4, 0) and crawford.outcome.winner == 1  # type: ignore[union-attr]
+    assert post_crawford.starting_state.is_post_crawford and post_crawford.actions[-2:] == (Double(), Pass())
+    assert post_crawford.outcome.ending is Ending.PASSED and last.outcome.winner == 0  # type: ignore[union-attr]
+
+
+def test_foreign_file_read_then_written_and_read_again_is_the_same_match():
+    match = read_mat(DATA / "foreign_match.mat")
+    assert same_match(match, parse_mat(format_mat(match)))
+
+
+def foreign_file_error(line: str, replacement: str) -> tuple[MatchFileError, int]:
+    """The error reading the foreign file with ``line`` replaced, and that line's number."""
+    lines = (DATA / "foreign_match.mat").read_text().splitlines()
+    number = lines.index(line) + 1
+    lines[number - 1] = replacement
+    with pytest.raises(MatchFileError) as error:
+        parse_mat("\n".join(lines))
+    return error.value, number
+
+
+def test_foreign_file_with_an_illegal_move_names_its_line():
+    error, number = foreign_file_error(
+        "  5) 33: 16/13 16/13 13/10 13/10     63: 8/2 13/10", "  5) 33: 16/13 16/13 13/10 13/7      63: 8/2 13/10"
+    )
+    assert error.line_number == number
+    assert "13/7" in error.reason and "not a legal play of 3-3" in error.reason
+
+
+def test_foreign_file_with_a_double_in_the_crawford_game_names_its_line():
+    error, number = foreign_file_error(
+        "  2) 65: 24/18 13/8                  21: 8/6 8/7*", "  2) 65: 24/18 13/8                   Doubles => 2"
+    )
+    assert error.line_number == number and "Crawford game" in error.reason
+
+
+def test_foreign_file_with_wrong_points_names_its_line():
+    text = (DATA / "foreign_match.mat").read_text().replace("      Wins 4 points", "      Wins 2 points")
+    with pytest.raises(MatchFileError, match="won by player 0 for 4"):
+        parse_mat(text)

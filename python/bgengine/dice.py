@@ -86,4 +86,4 @@ def _checked_throw(throw: Iterable[int], index: int) -> Dice:
 
 
 def _is_face(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 1 <= value <= 6
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 1 <= int(value) <= 6

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import numpy as np
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .actions import Accept, Action, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
 from .dice import Dice, _checked_throw
@@ -214,13 +213,14 @@ class Game:
             raise IllegalMoveError(f"the game is over; no {action} is possible")
         handler = _HANDLERS.get((decision, type(action)))
         if handler is None:
+            if isinstance(action, Double) and decision is Decision.ROLL:
+                raise IllegalMoveError(f"player {now.state.on_roll} cannot double: {_why_no_double(now.state)}")
             raise IllegalMoveError(f"{action} is not possible now: the game waits for {decision.value}")
         after = handler(self, now, action)
         if isinstance(action, Roll):  # opening: as thrown; later: higher die first
-            recorded: Action = Roll(after.state.dice) if decision is not Decision.OPENING_ROLL else Roll(
-                _checked_dice(action)
-            )
-            return after, recorded
+            thrown = _checked_dice(action) if decision is Decision.OPENING_ROLL else after.state.dice
+            assert thrown is not None
+            return after, Roll(thrown)
         if isinstance(action, Play):  # the move as the generator writes it (hits marked)
             assert self._played is not None
             return after, Play(self._played)
@@ -289,28 +289,22 @@ class Game:
         return _Snapshot(now.position, state, _decision_in(state), None)
 
     def _legal_play(self, move: Move) -> tuple[Move, Position]:
-        """The listed legal move equal to ``move`` and its child (seen from the next player)."""
+        """The listed legal move matching ``move`` and its child (seen from the next player).
+
+        A move taken from the list is found by hash; other spellings of a legal play
+        (hops in another order, hits left unmarked) are matched by ``MoveList.index``.
+        """
         legal = self.legal_moves()
         if self._legal_index is None:
             self._legal_index = {candidate: index for index, candidate in enumerate(legal.moves)}
         index = self._legal_index.get(move)
         if index is None:
-            dice = self._now.state.dice
-            assert dice is not None
-            child = self._now.position.play(move, dice)  # raises IllegalMoveError with the reason
-            index = self._index_of_child(legal, child)
-        return legal.moves[index], _child(legal, index)
-
-    @staticmethod
-    def _index_of_child(legal: MoveList, child: Position) -> int:
-        """Where ``child`` sits among the legal children (the move list lists each once)."""
-        rows = np.flatnonzero((legal.positions == np.asarray(child)).all(axis=1))
-        if len(rows) == 0:  # play() accepted a move the list lacks: a bug, not user input
-            raise AssertionError(f"the child of a legal move is missing from the move list: {child!r}")
-        return int(rows[0])
+            index = legal.index(move)  # raises IllegalMoveError saying why
+        return legal.moves[index], legal.position_after(index)
 
 
-_HANDLERS = {
+_Handler = Callable[[Game, _Snapshot, Any], _Snapshot]
+_HANDLERS: dict[tuple[Decision, type], _Handler] = {
     (Decision.OPENING_ROLL, Roll): Game._opening_roll,
     (Decision.CUBE_OR_ROLL, Roll): Game._roll,
     (Decision.ROLL, Roll): Game._roll,
@@ -326,11 +320,6 @@ _HANDLERS = {
 }
 
 
-def _child(legal: MoveList, index: int) -> Position:
-    """The child position of the ``index``-th legal move."""
-    return Position._trusted(legal.positions[index].tobytes())
-
-
 def _decision_in(state: MatchState) -> Decision:
     """The decision a game in progress waits for, read from its match state."""
     if state.resignation_offered:
@@ -340,6 +329,14 @@ def _decision_in(state: MatchState) -> Decision:
     if state.dice is not None:
         return Decision.CHECKER_PLAY
     return Decision.CUBE_OR_ROLL if may_double(state, state.on_roll) else Decision.ROLL
+
+
+def _why_no_double(state: MatchState) -> str:
+    if state.crawford:
+        return "this is the Crawford game, the cube is not used"
+    if state.cube_value * 2 > state.max_cube:
+        return f"the cube is at {state.cube_value}, its highest value"
+    return f"player {state.cube_owner} owns the cube"
 
 
 def _checked_dice(action: Roll) -> Dice:

@@ -103,7 +103,8 @@ def _cells(game: Game) -> Iterator[tuple[int, str]]:
             dice = (max(action.dice), min(action.dice))
         elif isinstance(action, Play):
             assert dice is not None
-            yield before.on_roll, f"{dice[0]}{dice[1]}: {action.move}".rstrip()
+            played = "" if action.move.is_pass() else str(action.move)
+            yield before.on_roll, f"{dice[0]}{dice[1]}: {played}".rstrip()
         elif isinstance(action, Double):
             yield before.on_roll, f" Doubles => {before.cube_value * 2}"
         elif isinstance(action, Take):
@@ -272,7 +273,7 @@ def _actions_of_cell(line: _Line, player: int, cell: str, game: Game) -> list[Ac
         else:
             dice = (high, low)
         try:
-            move = Move.parse(_standard_move_text(roll.group(3)))
+            move = Move.parse(roll.group(3).strip() or "pass")  # "51:" alone: nothing to play
         except BgEngineError as error:
             raise MatchFileError(line.number, f"cannot read the move {roll.group(3)!r}: {error}") from None
         return [Roll(dice), Play(move)]
@@ -288,12 +289,6 @@ def _actions_of_cell(line: _Line, player: int, cell: str, game: Game) -> list[Ac
     if word.startswith("drop") or word.startswith("pass"):
         return [Pass()]
     raise MatchFileError(line.number, f"cannot read {cell!r}")
-
-
-def _standard_move_text(text: str) -> str:
-    """Moves as other programs write them, in standard notation (25 is the bar, 0 off)."""
-    text = re.sub(r"(?<![\d/])25/", "bar/", text.strip())
-    return re.sub(r"/0(?!\d)", "/off", text)
 
 
 def _split_cells(line: _Line) -> list[tuple[int, str]]:
