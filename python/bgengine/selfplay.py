@@ -61,7 +61,7 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     """The action the agents (or the dice) take at the game's current decision."""
     decision = game.decision
     if decision is Decision.OPENING_ROLL:
-        return Roll(_opening_throw(dice))
+        return Roll(opening_throw(dice))
     if decision is Decision.ROLL:
         return Roll(dice.roll())
     agent = agents[game.turn]  # type: ignore[index]
@@ -78,7 +78,7 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     raise ValueError(f"agents do not handle the decision {decision.value}")
 
 
-def _opening_throw(dice: DiceSource) -> tuple[int, int]:
+def opening_throw(dice: DiceSource) -> tuple[int, int]:
     """Throw one die each until they differ."""
     while True:
         first, second = dice.roll()
