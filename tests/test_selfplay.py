@@ -133,3 +133,22 @@ def test_same_seed_same_match():
     first = play_match(*cube_happy_agents(9), 7, seed=9)
     second = play_match(*cube_happy_agents(9), 7, seed=9)
     assert [game.actions for game in first.games] == [game.actions for game in second.games]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_popping_every_action_retraces_the_game_exactly(seed):
+    game = Game()
+    agents, dice = cube_happy_agents(seed), RandomDice(seed)
+    seen = [(game.position, game.state, game.decision, game.outcome)]
+    while not game.is_over:
+        game.push(next_action(game, agents, dice))
+        seen.append((game.position, game.state, game.decision, game.outcome))
+    actions, outcome = game.actions, game.outcome
+    for expected_action in reversed(actions):
+        seen.pop()
+        assert game.pop() == expected_action
+        assert (game.position, game.state, game.decision, game.outcome) == seen[-1]
+    assert len(game) == 0 and game.decision.value == "opening roll"
+    for action in actions:  # and pushing the record again replays it
+        game.push(action)
+    assert game.actions == actions and game.outcome == outcome
