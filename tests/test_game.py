@@ -283,3 +283,16 @@ def test_roll_with_a_bad_face_is_refused():
 def test_finished_game_is_seen_from_the_winner_who_bore_off():
     game = bear_off_last_checker({13: 15}, on_roll=1)
     assert game.state.on_roll == 1 and game.position.checkers_off() == (15, 0)
+
+
+def test_push_of_something_that_is_not_an_action_is_refused():
+    game = Game()
+    with pytest.raises(IllegalMoveError, match="push takes an action"):
+        game.push("roll")  # type: ignore[arg-type]
+
+
+def test_play_accepts_move_text_and_records_the_listed_move():
+    game = Game()
+    game.push(Roll((4, 2)))
+    game.push(Play("6/4 8/4"))  # type: ignore[arg-type]
+    assert game.actions[-1] == Play(Move.parse("8/4 6/4"))

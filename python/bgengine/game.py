@@ -212,6 +212,8 @@ class Game:
         if decision is Decision.GAME_OVER:
             raise IllegalMoveError(f"the game is over; no {action} is possible")
         handler = _HANDLERS.get((decision, type(action)))
+        if handler is None and not isinstance(action, _ACTION_TYPES):
+            raise IllegalMoveError(f"push takes an action such as Roll((3, 1)) or Play(move), got {action!r}")
         if handler is None:
             if isinstance(action, Double) and decision is Decision.ROLL:
                 raise IllegalMoveError(f"player {now.state.on_roll} cannot double: {_why_no_double(now.state)}")
@@ -221,9 +223,10 @@ class Game:
             thrown = _checked_dice(action) if decision is Decision.OPENING_ROLL else after.state.dice
             assert thrown is not None
             return after, Roll(thrown)
-        if isinstance(action, Play):  # the move as the generator writes it (hits marked)
-            assert self._played is not None
-            return after, Play(self._played)
+        if isinstance(action, Play):  # the move as the generator lists it (hits marked)
+            played, self._played = self._played, None  # set by _play for this action only
+            assert played is not None
+            return after, Play(played)
         return after, action
 
     def _opening_roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
@@ -318,6 +321,9 @@ _HANDLERS: dict[tuple[Decision, type], _Handler] = {
     (Decision.ACCEPT_OR_REJECT, Accept): Game._accept,
     (Decision.ACCEPT_OR_REJECT, Reject): Game._reject,
 }
+
+
+_ACTION_TYPES = (Roll, Play, Double, Take, Pass, Beaver, Resign, Accept, Reject)
 
 
 def _decision_in(state: MatchState) -> Decision:
