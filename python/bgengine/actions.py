@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
+from .move import Move
 from .position import GameResult
-
-if TYPE_CHECKING:
-    from .move import Move
 
 
 class Decision(enum.Enum):
@@ -41,9 +39,14 @@ class Roll:
 
 @dataclass(frozen=True)
 class Play:
-    """The checker play of the player on roll (an empty move when nothing can be played)."""
+    """The checker play of the player on roll: a ``Move`` or move text (``"pass"`` when
+    nothing can be played). The record keeps the ``Move`` as the generator lists it."""
 
     move: Move
+
+    def __post_init__(self) -> None:
+        if isinstance(self.move, str):
+            object.__setattr__(self, "move", Move.parse(self.move))
 
     def __str__(self) -> str:
         return f"play {self.move}"
