@@ -130,8 +130,10 @@ def test_heuristic_match_round_trip():
 
 
 # ----- a file laid out by another program ---------------------------------------------
-# tests/data/foreign_match.mat is a 5-point match written in an XG-like layout: wider
-# columns, header comments, each hop written out ("24/20 24/20 20/16 20/16", no "(2)").
+# tests/data/foreign_match.mat is a 5-point match laid out by hand in an XG-like layout
+# from four seeded games: wider columns, header comments, each hop written out
+# ("24/20 24/20 20/16 20/16"), and on some lines 25 for the bar, 0 for off, a "(2)"
+# repeat and a hit left unmarked.
 
 
 def test_foreign_file_is_read_and_replayed_by_the_rules():
