@@ -37,3 +37,23 @@ class MatchFileError(BgEngineError, ValueError):
         self.reason = reason
         where = f"line {line_number}: " if line_number else ""
         super().__init__(f"{where}{reason}")
+
+
+class InvalidProbabilitiesError(BgEngineError, ValueError):
+    """Game probabilities that cannot be: out of 0..1, NaN, or a gammon above its win."""
+
+
+class InvalidMatchEquityTableError(BgEngineError, ValueError):
+    """A match equity table that is malformed or not a table of match winning chances."""
+
+
+class MissingEvaluatorError(BgEngineError, ValueError):
+    """A position needs evaluating but no evaluator (or probabilities) was given."""
+
+
+class InvalidCubeSettingsError(BgEngineError, ValueError):
+    """Cube or match-equity settings out of range: cube efficiency, gammon rates, table size."""
+
+
+class NotARaceError(BgEngineError, ValueError):
+    """A position with contact given to something that needs a race (no contact)."""
