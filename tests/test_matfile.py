@@ -57,6 +57,19 @@ def test_round_trip_keeps_cube_actions_and_resignations():
     assert same_match(resigned, again) and again.games[0].outcome.ending is Ending.RESIGNED  # type: ignore[union-attr]
 
 
+def test_resignation_by_the_player_not_on_roll_is_read_from_the_wins_line():
+    text = (
+        " 3 point match\n\n Game 1\n A : 0                          B : 0\n"
+        "  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
+        "  2) 21: 13/11 6/5\n"
+        "                                  Wins 2 points\n"
+    )
+    match = parse_mat(text)  # player 1 is on roll; player 0 resigned a gammon
+    assert match.games[0].actions[-2:] == (Resign(GameResult.GAMMON, 0), Accept())
+    assert match.score == (0, 2)
+    assert same_match(match, parse_mat(format_mat(match)))
+
+
 def test_written_layout_has_the_jellyfish_lines():
     match = random_match(5, length=3)
     lines = format_mat(match).rstrip().splitlines()

@@ -86,17 +86,22 @@ class Beaver:
 
 @dataclass(frozen=True)
 class Resign:
-    """The player on roll offers to lose a single game, a gammon or a backgammon."""
+    """A player offers to lose a single game, a gammon or a backgammon, before a roll.
+
+    ``player`` is the one resigning: None (the default) for the player on roll.
+    """
 
     result: GameResult
+    player: int | None = None
 
     def __str__(self) -> str:
-        return f"resign {self.result.name.lower()}"
+        by = "" if self.player is None else f" (player {self.player})"
+        return f"resign {GameResult(self.result).name.lower()}{by}"
 
 
 @dataclass(frozen=True)
 class Accept:
-    """The opponent accepts the resignation offered; the game ends."""
+    """The resigner's opponent accepts the resignation offered; the game ends."""
 
     def __str__(self) -> str:
         return "accept"
@@ -104,7 +109,7 @@ class Accept:
 
 @dataclass(frozen=True)
 class Reject:
-    """The opponent refuses the resignation offered; play goes on where it stopped."""
+    """The resigner's opponent refuses the resignation; play goes on where it stopped."""
 
     def __str__(self) -> str:
         return "reject"
