@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bgengine.actions import Accept, Double, Pass, Play, Resign, Roll, Take
 from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.errors import MatchFileError
@@ -102,6 +101,10 @@ def test_illegal_move_is_refused_with_line_number_and_reason():
     assert "24/1" in error.value.reason
 
 
+HEAD = " 3 point match\n Game 1\n A : 0   B : 0\n"
+OPENED = HEAD + "  1) 31: 8/5 6/5  42: 8/4 6/4\n"
+
+
 @pytest.mark.parametrize(
     ("text", "line", "reason"),
     [
@@ -111,13 +114,13 @@ def test_illegal_move_is_refused_with_line_number_and_reason():
         (" 3 point match\n\n Game 2\n", 3, "expected Game 1"),
         (" 3 point match\n Game 1\n nonsense\n", 3, "score line"),
         (" 3 point match\n Game 1\n A : 1   B : 0\n", 3, "does not follow"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 33: 8/5(2) 6/3(2)\n", 4, "opening roll cannot be a double"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2) Doubles => 4\n", 5, "cube is at 1"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2) 31: 8/x\n", 5, "cannot read the move"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2)  Takes\n", 5, "Take"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2)" + " " * 30 + "42: 8/4 6/4\n", 5, "column"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5 frobnicate\n", 4, "cannot read the move"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n Game 2\n", 5, "before Game 1 has ended"),
+        (HEAD + "  1) 33: 8/5(2) 6/3(2)\n", 4, "opening roll cannot be a double"),
+        (OPENED + "  2) Doubles => 4\n", 5, "cube is at 1"),
+        (OPENED + "  2) 31: 8/x\n", 5, "cannot read the move"),
+        (OPENED + "  2)  Takes\n", 5, "Take"),
+        (OPENED + "  2)" + " " * 30 + "42: 8/4 6/4\n", 5, "column"),
+        (HEAD + "  1) 31: 8/5 6/5 frobnicate\n", 4, "cannot read the move"),
+        (OPENED + " Game 2\n", 5, "before Game 1 has ended"),
     ],
 )
 def test_bad_files_are_refused_with_line_and_reason(text, line, reason):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 from .move import Move
 from .position import GameResult
@@ -115,4 +114,4 @@ class Reject:
         return "reject"
 
 
-Action = Union[Roll, Play, Double, Take, Pass, Beaver, Resign, Accept, Reject]
+Action = Roll | Play | Double | Take | Pass | Beaver | Resign | Accept | Reject

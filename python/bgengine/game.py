@@ -9,8 +9,8 @@ raises ``IllegalMoveError`` saying why.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Accept, Action, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
@@ -138,7 +138,7 @@ class Game:
     @property
     def history(self) -> tuple[tuple[MatchState, Action], ...]:
         """Each action with the match state just before it (whose turn, cube, dice)."""
-        return tuple((before.state, action) for before, action in zip(self._undo, self._actions))
+        return tuple((before.state, action) for before, action in zip(self._undo, self._actions, strict=True))
 
     @property
     def starting_state(self) -> MatchState:
@@ -288,7 +288,7 @@ class Game:
         try:
             level = GameResult(action.result)
         except ValueError:
-            raise IllegalMoveError(f"a resignation is of a single, gammon or backgammon, got {action.result!r}") from None
+            raise IllegalMoveError(f"one resigns a single, gammon or backgammon, got {action.result!r}") from None
         resigner = now.state.on_roll if action.player is None else action.player
         if resigner not in (0, 1):
             raise IllegalMoveError(f"the resigning player is 0 or 1, got {action.player!r}")
