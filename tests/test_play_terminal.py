@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from bgengine import MatchState, Position
 from bgengine.actions import Double, Play, Take
 from bgengine.agents import HeuristicAgent, RandomAgent
