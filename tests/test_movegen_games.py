@@ -119,3 +119,12 @@ def test_position_with_every_checker_a_blot_matches_reference(dice):
     blots = Position.from_points({p: 1 for p in range(12, 25)}, {p: 1 for p in range(14, 25)}, bar=1)
     assert_core_matches_reference(blots, dice)
     assert_records_replay(blots, dice)
+
+
+def test_batch_grows_its_output_past_the_first_estimate():
+    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {}))
+    boards = np.repeat(blots[None, :], 30, axis=0)
+    children, offsets = legal_children_batch(boards, np.ones((30, 2), np.int8))
+    single = Position(blots).legal_moves((1, 1)).positions
+    assert np.diff(offsets).tolist() == [len(single)] * 30
+    assert children[-len(single) :].tobytes() == single.tobytes()
