@@ -17,10 +17,15 @@ import statistics
 import time
 from collections.abc import Callable
 
-from movegen_workload import EXPECTED_TOTAL_CHILDREN, ROLLS, workload_boards, workload_pairs
+from bgengine import Position
+from movegen_workload import (
+    EXPECTED_TOTAL_CHILDREN,
+    ROLLS,
+    workload_boards,
+    workload_pairs,
+)
 
 from bgcore import _movegen
-from bgengine import Position
 
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:

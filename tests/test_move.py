@@ -6,7 +6,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 from bgengine import IllegalMoveError, InvalidNotationError, Position
 from bgengine.move import LegalMove, Move, MoveList
 
