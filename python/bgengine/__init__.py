@@ -14,6 +14,7 @@ from .errors import (
 )
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match_state import MatchState
+from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .xgid import format_xgid, parse_xgid
 
@@ -26,11 +27,15 @@ __all__ = [
     "InvalidMatchStateError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "LegalMove",
     "MatchState",
+    "Move",
+    "MoveList",
     "Phase",
     "Position",
     "format_gnubg_ids",
     "format_xgid",
+    "legal_children_batch",
     "parse_gnubg_ids",
     "parse_xgid",
 ]
