@@ -423,7 +423,7 @@ def children_and_moves(bytes board, int die1, int die2):
 
 
 def _as_int8_rows(values, int width, str what, int low, int high, error):
-    """A C-contiguous int8 (N, width) view or copy of `values`, refusing bad shapes and
+    """A private C-contiguous int8 (N, width) copy of `values`, refusing bad shapes and
     dtypes; values of wider integer types are range-checked here before narrowing, int8
     values are checked row by row by the caller."""
     array = np.asarray(values)
@@ -433,7 +433,8 @@ def _as_int8_rows(values, int width, str what, int low, int high, error):
         raise error(f"{what} must be integers, got dtype {array.dtype}")
     if array.dtype != np.int8 and array.size and (array.min() < low or array.max() > high):
         raise error(_range_problem(array, what, low, high))
-    return np.ascontiguousarray(array, dtype=np.int8)
+    # Always a private copy: the caller's array could change while the GIL is released.
+    return np.array(array, dtype=np.int8, order="C", copy=True)
 
 
 def _range_problem(array, str what, int low, int high):
