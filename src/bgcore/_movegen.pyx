@@ -7,8 +7,10 @@ numbering: the points holding the mover's checkers (bit 25 = bar) and the points
 by two or more opposing checkers (fixed for the whole turn, since the mover can only
 remove opposing blots). Doubles are played with non-increasing source points, which
 reaches every legal play exactly once and never produces a duplicate child (the source
-multiset is recoverable from the child); other rolls try both dice orders and drop
-duplicate children with a hash check confirmed by memcmp.
+multiset is recoverable from the child). Other rolls play the larger die first, then the
+smaller: while nothing is on the bar and two or more checkers are outside the home board
+the plays that would repeat a child are known from the masks and skipped (see
+play_two_dice); otherwise duplicates are dropped through a hash table confirmed by memcmp.
 """
 
 from libc.string cimport memcpy, memcmp, memset
