@@ -359,9 +359,13 @@ def _point_text(point: int) -> str:
 
 
 def _checker_paths(steps: Sequence[Step]) -> list[list[tuple[int, bool]]]:
-    """Join hops into one path per checker: [(start, False), (landing, hit), ...]."""
+    """Join hops into one path per checker: [(start, False), (landing, hit), ...].
+
+    Hops are taken from the highest starting point down, so a hop from where another one
+    landed continues that checker whatever order they were played in (24/23 23/17 is 24/17).
+    """
     paths: list[list[tuple[int, bool]]] = []
-    for source, target, hit in steps:
+    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
         for path in paths:
             if path[-1][0] == source:
                 path.append((target, hit))
