@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from bgengine import Position
 
 bgsage = pytest.importorskip("bgsage")
