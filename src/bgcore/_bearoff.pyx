@@ -280,12 +280,10 @@ cdef struct OneSidedBuild:
     double* expected
     double* first_off               # (size - full_start) x width
     double* first_expected
-    # Best result of k single steps of die d from each rank (k = 1..4): the least
-    # expected rolls (to finish, and to the first checker off) and the rank reached.
-    double* step_value              # size x 6 x 4
-    long long* step_child
-    double* first_step_value        # (size - full_start) x 6 x 4
-    long long* first_step_child
+    # Where the best k single steps of die d lead from each rank (k = 1..4): least
+    # expected rolls to finish, and (15-checker ranks) to the first checker off.
+    int* step_child                 # size x 6 x 4
+    int* first_step_child           # (size - full_start) x 6 x 4
     checker_t* movegen_buffer       # not NULL: take each roll's children from legal_children
 
 
@@ -301,8 +299,8 @@ cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int
         value[0] = b.expected[rank]
         child[0] = rank
     else:
-        value[0] = b.step_value[step_index(rank, die, steps)]
         child[0] = b.step_child[step_index(rank, die, steps)]
+        value[0] = b.expected[child[0]]
     if rank < b.full_start:            # a checker is already off
         first_value[0] = 0.0
         first_child[0] = rank
@@ -310,8 +308,9 @@ cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int
         first_value[0] = b.first_expected[rank - b.full_start]
         first_child[0] = rank
     else:
-        first_value[0] = b.first_step_value[step_index(rank - b.full_start, die, steps)]
         first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
+        first_value[0] = (b.first_expected[first_child[0] - b.full_start]
+                          if first_child[0] >= b.full_start else 0.0)
 
 
 cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
@@ -336,7 +335,6 @@ cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept n
     for die in range(1, 7):
         for steps in range(MAX_STEPS):
             best[steps] = first_best[steps] = INFINITY
-            b.step_value[step_index(rank, die, steps + 1)] = 0.0
             b.step_child[step_index(rank, die, steps + 1)] = rank
         if rank == 0:
             continue
@@ -349,12 +347,10 @@ cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept n
                 index = step_index(rank, die, steps)
                 if value < best[steps - 1]:
                     best[steps - 1] = value
-                    b.step_value[index] = value
                     b.step_child[index] = child
                 if rank >= b.full_start and first_value < first_best[steps - 1]:
                     first_best[steps - 1] = first_value
                     index = step_index(rank - b.full_start, die, steps)
-                    b.first_step_value[index] = first_value
                     b.first_step_child[index] = first_child
 
 
@@ -490,19 +486,15 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     first_expected = np.zeros(size - full_start, dtype=np.float64)
     last_column = np.zeros(size, dtype=np.intc)
     steps = 1 if through_movegen else 6 * MAX_STEPS
-    step_value = np.empty(size * steps, dtype=np.float64)
-    step_child = np.empty(size * steps, dtype=np.int64)
-    first_step_value = np.empty((size - full_start) * steps, dtype=np.float64)
-    first_step_child = np.empty((size - full_start) * steps, dtype=np.int64)
+    step_child = np.empty(size * steps, dtype=np.intc)
+    first_step_child = np.empty((size - full_start) * steps, dtype=np.intc)
     cdef double[:, ::1] rolls_view = rolls
     cdef double[:, ::1] first_view = first_off
     cdef double[::1] expected_view = expected
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
-    cdef double[::1] step_value_view = step_value
-    cdef long long[::1] step_child_view = step_child
-    cdef double[::1] first_step_value_view = first_step_value
-    cdef long long[::1] first_step_child_view = first_step_child
+    cdef int[::1] step_child_view = step_child
+    cdef int[::1] first_step_child_view = first_step_child
     cdef OneSidedBuild build
     build.points = points
     build.width = width
@@ -512,9 +504,7 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     build.expected = &expected_view[0]
     build.first_off = &first_view[0, 0]
     build.first_expected = &first_expected_view[0]
-    build.step_value = &step_value_view[0]
     build.step_child = &step_child_view[0]
-    build.first_step_value = &first_step_value_view[0]
     build.first_step_child = &first_step_child_view[0]
     build.movegen_buffer = NULL
     cdef long long block = 1 << 15, start, stop
