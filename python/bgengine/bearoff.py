@@ -29,7 +29,7 @@ from .position import Position
 
 CACHE_DIR_ENV = "BGENGINE_CACHE_DIR"
 HOME_POINTS = 6
-MAX_ONE_SIDED_POINTS = 8  # float64 rows: 8 points is ~490k positions, ~250 MB while building
+MAX_ONE_SIDED_POINTS = 10  # 8 points: 191 MB; 9: 586 MB; 10: see docs/bearoff.md
 MAX_TWO_SIDED_CHECKERS = 8  # 32 x C(N + 6, 6)^2 bytes: 27 MB at 6, 94 MB at 7, 289 MB at 8
 DEFAULT_TWO_SIDED_CHECKERS = 6
 PIPS_PER_ROLL = 49 / 6  # average pips of a roll, doubles counted four times

@@ -28,7 +28,7 @@ class RaceEvaluator:
     """Cubeless race probabilities from the bear-off tables; only for non-contact positions.
 
     ``two_sided_checkers``: per-side size of the exact two-sided table (None: one-sided
-    formula only); ``wide_points``: also use a one-sided table on that many points (7 or 8)
+    formula only); ``wide_points``: also use a one-sided table on that many points (7..10)
     for checkers outside the home board.
     """
 
