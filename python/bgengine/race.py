@@ -39,8 +39,9 @@ class RaceEvaluator:
         wide_points: int | None = None,
         cache: bool = True,
     ) -> None:
-        if wide_points is not None and not HOME_POINTS < wide_points <= bearoff.MAX_ONE_SIDED_POINTS:
-            raise ValueError(f"wide_points must be 7..{bearoff.MAX_ONE_SIDED_POINTS} or None, got {wide_points!r}")
+        widest = bearoff.MAX_ONE_SIDED_POINTS
+        if wide_points is not None and not HOME_POINTS < wide_points <= widest:
+            raise ValueError(f"wide_points must be 7..{widest} or None, got {wide_points!r}")
         self.two_sided_checkers = two_sided_checkers
         self.wide_points = wide_points
         self.cache = cache
