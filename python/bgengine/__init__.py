@@ -27,6 +27,7 @@ from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from .met_generator import generate_met
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -66,4 +67,5 @@ __all__ = [
     "load_met",
     "parse_gnubg_ids",
     "parse_xgid",
+    "take_points",
 ]
