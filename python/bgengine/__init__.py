@@ -8,6 +8,7 @@ player on roll.
 from .actions import Decision
 from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from .cube_agent import CubeAdvisedAgent
 from .cube_efficiency import cube_efficiency
 from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
@@ -39,6 +40,7 @@ from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .race import RaceEvaluator
 from .selfplay import play_game, play_match
+from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -47,6 +49,7 @@ __all__ = [
     "Agent",
     "BgEngineError",
     "CubeAction",
+    "CubeAdvisedAgent",
     "CubeDecision",
     "CubeDecisionMatrix",
     "CubeErrors",
@@ -101,5 +104,6 @@ __all__ = [
     "play_game",
     "play_match",
     "read_mat",
+    "take_points",
     "write_mat",
 ]
