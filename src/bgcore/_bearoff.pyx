@@ -534,73 +534,77 @@ cdef inline int turn_over(int cube_state) noexcept nogil:
     return 0 if cube_state == 0 else 3 - cube_state
 
 
+cdef enum:
+    PAIR_VALUES = 4                 # per pair while building: P(win), then cube states 0, 1, 2
+
+
 cdef void build_two_sided_pair(long long mover, long long opponent, long long size,
                                const long long* child_start, const long long* children,
-                               double* win, double* cube) noexcept nogil:
+                               double* values) noexcept nogil:
     """Cubeless P(win) and the three cubeful equities of one pair (mover on roll).
 
-    cube[s] per unit cube, mover's view: s = 0 centred, 1 mover owns, 2 opponent owns.
-    The mover plays each roll to maximise the quantity being computed.
+    values[pair * 4 + 1 + s] per unit cube, mover's view: s = 0 centred, 1 mover owns,
+    2 opponent owns. The mover plays each roll to maximise the quantity being computed.
+    A pair's four values sit together so that a reply is one cache line.
     """
-    cdef long long area = size * size, child, pair = mover * size + opponent
-    cdef long long reply
+    cdef long long child, roll_start = mover * NUM_ROLLS
+    cdef const double* reply
+    cdef double* pair = values + (mover * size + opponent) * PAIR_VALUES
     cdef int roll, i, s
-    cdef double best_win, value, weight, total_win = 0.0
-    cdef double best[3]
-    cdef double total[3]
-    total[0] = total[1] = total[2] = 0.0
+    cdef double value, weight
+    cdef double best[PAIR_VALUES]
+    cdef double total[PAIR_VALUES]
+    for s in range(PAIR_VALUES):
+        total[s] = 0.0
     for roll in range(NUM_ROLLS):
         weight = ROLL_WAYS[roll]
-        best_win = -1.0
-        best[0] = best[1] = best[2] = -INFINITY
-        for i in range(child_start[mover * NUM_ROLLS + roll], child_start[mover * NUM_ROLLS + roll + 1]):
+        for s in range(PAIR_VALUES):
+            best[s] = -INFINITY
+        for i in range(child_start[roll_start + roll], child_start[roll_start + roll + 1]):
             child = children[i]
             if child == 0:
-                best_win = 1.0
-                best[0] = best[1] = best[2] = 1.0
+                for s in range(PAIR_VALUES):
+                    best[s] = 1.0
                 break
-            reply = opponent * size + child
-            value = 1.0 - win[reply]
-            if value > best_win:
-                best_win = value
+            reply = values + (opponent * size + child) * PAIR_VALUES
+            best[0] = max(best[0], 1.0 - reply[0])
             for s in range(3):
-                value = -cube[turn_over(s) * area + reply]
-                if value > best[s]:
-                    best[s] = value
-        total_win += weight * best_win
-        for s in range(3):
+                value = -reply[1 + turn_over(s)]
+                if value > best[1 + s]:
+                    best[1 + s] = value
+        for s in range(PAIR_VALUES):
             total[s] += weight * best[s]
-    total_win /= 36.0
-    for s in range(3):
+    for s in range(PAIR_VALUES):
         total[s] /= 36.0
-    win[pair] = total_win
     # After a double and take the opponent owns a cube of twice the value.
-    cdef double double_value = min(1.0, 2.0 * total[2])
-    cube[2 * area + pair] = total[2]
-    cube[pair] = max(total[0], double_value)
-    cube[area + pair] = max(total[1], double_value)
+    cdef double double_value = min(1.0, 2.0 * total[3])
+    pair[0] = total[0]
+    pair[1] = max(total[1], double_value)
+    pair[2] = max(total[2], double_value)
+    pair[3] = total[3]
 
 
 cdef void build_two_sided_all(long long size, const long long* child_start,
-                              const long long* children, double* win, double* cube) noexcept nogil:
+                              const long long* children, double* values) noexcept nogil:
     """Every pair in an order where each reply (opponent, child) is already known.
 
     A pair (a, b) needs (b, c) with c < a; layer m computes (m, b<m), (m, m), (a<m, m).
     """
-    cdef long long m, other, area = size * size
+    cdef long long m, other
     cdef int s
     for other in range(1, size):
-        win[other] = 1.0                    # mover has no checkers left: already won
-        win[other * size] = 0.0             # opponent has none left: mover lost
-        for s in range(3):
-            cube[s * area + other] = 1.0
-            cube[s * area + other * size] = -1.0
+        # The mover has no checkers left: he has won; the opponent has none: he has lost.
+        values[other * PAIR_VALUES] = 1.0
+        values[other * size * PAIR_VALUES] = 0.0
+        for s in range(1, PAIR_VALUES):
+            values[other * PAIR_VALUES + s] = 1.0
+            values[other * size * PAIR_VALUES + s] = -1.0
     for m in range(1, size):
         for other in range(1, m):
-            build_two_sided_pair(m, other, size, child_start, children, win, cube)
-        build_two_sided_pair(m, m, size, child_start, children, win, cube)
+            build_two_sided_pair(m, other, size, child_start, children, values)
+        build_two_sided_pair(m, m, size, child_start, children, values)
         for other in range(1, m):
-            build_two_sided_pair(other, m, size, child_start, children, win, cube)
+            build_two_sided_pair(other, m, size, child_start, children, values)
 
 
 def build_two_sided(int max_checkers=6):
@@ -635,15 +639,14 @@ def build_two_sided(int max_checkers=6):
     finally:
         free(buffer)
     children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
-    win = np.zeros((size, size), dtype=np.float64)
-    cubeful = np.zeros((3, size, size), dtype=np.float64)
+    values = np.zeros((size, size, PAIR_VALUES), dtype=np.float64)
     cdef long long[::1] starts_view = starts
     cdef long long[::1] children_view = children
-    cdef double[:, ::1] win_view = win
-    cdef double[:, :, ::1] cube_view = cubeful
+    cdef double[:, :, ::1] values_view = values
     with nogil:
-        build_two_sided_all(size, &starts_view[0], &children_view[0], &win_view[0, 0],
-                            &cube_view[0, 0, 0])
+        build_two_sided_all(size, &starts_view[0], &children_view[0], &values_view[0, 0, 0])
+    win = np.ascontiguousarray(values[:, :, 0])
+    cubeful = np.ascontiguousarray(np.moveaxis(values[:, :, 1:], 2, 0))
     return win, cubeful
 
 
