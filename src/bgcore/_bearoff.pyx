@@ -17,7 +17,8 @@ from libc.math cimport INFINITY, NAN
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
-from bgcore._board cimport phase_of
+from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board import board_problem
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from libc.stdlib cimport malloc, free
 
@@ -984,15 +985,39 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
 
 # ----- Python-facing lookups ----------------------------------------------------------
 
+cdef int check_boards(const checker_t* boards, Py_ssize_t count) except -1:
+    """ValueError unless each of ``count`` boards is a possible position (trust no input)."""
+    cdef Py_ssize_t row
+    cdef int slot
+    for row in range(count):
+        for slot in range(NUM_SLOTS):
+            if not -NUM_CHECKERS <= boards[row * NUM_SLOTS + slot] <= NUM_CHECKERS:
+                raise ValueError(f"board {row}: slot {slot} holds more than 15 checkers")
+        if board_problem_code(boards + row * NUM_SLOTS) != 0:
+            problem = board_problem(bytes((<const char*>(boards + row * NUM_SLOTS))[:NUM_SLOTS]))
+            raise ValueError(f"board {row}: {problem}")
+    return 0
+
+
+cdef const checker_t* checked_board(bytes board) except NULL:
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    check_boards(b, 1)
+    return b
+
+
 def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before the roll).
 
     Returns a bool array: False where a board has contact, or no table is installed
-    (its row is then NaN). Boards must be valid positions (checked by the caller).
+    (its row is then NaN). Impossible boards raise ValueError.
     """
     if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
         raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
     cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
     ok = np.zeros(n, dtype=np.bool_)
     cdef cnp.npy_bool[::1] ok_view = ok
     cdef int k
@@ -1008,10 +1033,8 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
 
 def two_sided_lookup(bytes board):
     """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
-    player on roll's view; None when the board is not in it. The board must be valid."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef const checker_t* b = <const checker_t*><const char*>board
+    player on roll's view; None when the board is not in it."""
+    cdef const checker_t* b = checked_board(board)
     cdef double win = two_sided_win_probability(b)
     if win < 0:
         return None
@@ -1022,11 +1045,10 @@ def two_sided_lookup(bytes board):
 def side_roll_distributions(bytes board, bint mover_side):
     """(rolls, first_off, escape) distributions of one side of a non-contact board, as used
     by the race evaluation; None when no one-sided table is installed."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = checked_board(board)
     cdef SideCounts mover, opponent
     cdef Distribution rolls, first, escape
-    read_sides(<const checker_t*><const char*>board, &mover, &opponent)
+    read_sides(b, &mover, &opponent)
     if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
     return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
@@ -1036,11 +1058,13 @@ def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
     """Expected rolls to bear off of one side of each race board (as the race evaluation
     models them): the player on roll's, or the opponent's when ``opponent_side``.
 
-    Boards must be valid; NaN where no one-sided table is installed.
+    Impossible boards raise ValueError; NaN where no one-sided table is installed.
     """
     if boards.shape[1] != NUM_SLOTS:
         raise ValueError("boards must be n x 26 int8")
     cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
     result = np.empty(n, dtype=np.float64)
     cdef double[::1] out = result
     cdef SideCounts mover, opponent
@@ -1059,10 +1083,9 @@ def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
 
 
 def race_probabilities_of(bytes board):
-    """The race 5-vector of one valid board as a tuple, or None when it has contact."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    """The race 5-vector of one board as a tuple, or None when it has contact."""
+    cdef const checker_t* b = checked_board(board)
     cdef float out[5]
-    if race_probabilities(<const checker_t*><const char*>board, out) < 0:
+    if race_probabilities(b, out) < 0:
         return None
     return out[0], out[1], out[2], out[3], out[4]
