@@ -262,3 +262,11 @@ def test_core_entry_points_refuse_impossible_boards():
             _bearoff.two_sided_lookup(board.tobytes())
     with pytest.raises(ValueError, match="26 slots"):
         _bearoff.race_probabilities_of(b"\x00" * 25)
+
+
+def test_batch_names_the_impossible_board():
+    boards = np.zeros((2, 26), dtype=np.int8)
+    boards[:, 1], boards[:, 24] = 1, -1
+    boards[1, 0] = 1  # a checker of the player on roll on the opponent's bar
+    with pytest.raises(InvalidPositionError, match="board 1: a checker of the player on roll"):
+        race.RaceEvaluator().evaluate_batch(boards)
