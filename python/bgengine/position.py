@@ -239,6 +239,12 @@ class Position:
         theirs = {25 - p: int(-slots[p]) for p in range(1, 25) if slots[p] < 0}
         return own, theirs, int(slots[MOVER_BAR]), int(-slots[OPPONENT_BAR])
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, so Jupyter shows a Position as a board."""
+        from .svg import board
+
+        return board(self)
+
 
 def _board_bytes(board: Any) -> bytes:
     """26 int8 slots as bytes, refusing wrong shapes and values outside -15..15."""

@@ -1,0 +1,290 @@
+"""The ``bgengine`` command: analyse, list moves, draw and benchmark from a terminal.
+
+Exit codes: 0 success; 2 bad input, or a capability this build does not have yet, with
+one line on standard error saying what and where; 1 internal error. ``--json`` writes
+one JSON document to standard output in the schema of docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from . import __version__
+from .analysis import FeatureUnavailableError, analysis_dict, has_move_generation, legal_plays, match_dict
+from .analysis import analyze as analyze_position
+from .analysis import moves_dict, position_dict, position_evaluator, rank_plays
+from .errors import BgEngineError
+from .match_state import MatchState
+from .position import Position
+from .position_input import parse_dice, parse_score, read_position, with_match_options
+
+#: Names the JSON documents' format; the number changes only when a field changes meaning or goes away.
+JSON_SCHEMA = "bgengine.cli/1"
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL_ERROR = 1
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# ----- argument types: each turns text into a value or fails with a one-line reason -----
+
+
+class ParsedText(click.ParamType):
+    """A parameter read by one of bgengine's parsers; its error becomes click's one-line message."""
+
+    def __init__(self, name: str, parse: Callable[[str], Any]) -> None:
+        self.name = name
+        self.parse = parse
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value  # already converted (a default or a second pass)
+        try:
+            return self.parse(value)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+#: An XGID, a GNU Backgammon ``posid:matchid`` or a bare Position ID -> (Position, MatchState | None).
+POSITION = ParsedText("position", read_position)
+DICE = ParsedText("dice", parse_dice)
+SCORE = ParsedText("score", parse_score)
+
+
+# ----- the group: one-line errors and exit codes ------------------------------------------
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+class BgEngineGroup(click.Group):
+    """A click group whose errors are one line on stderr with the documented exit codes."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        prog = prog_name or "bgengine"
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx is not None else prog
+            _fail(f"{where}: {_one_line(error.format_message())}", EXIT_BAD_INPUT)
+        except click.ClickException as error:
+            where = error.where if isinstance(error, BadInput) else prog
+            _fail(f"{where}: {_one_line(error.format_message())}", error.exit_code)
+        except click.Abort:
+            _fail(f"{prog}: aborted", EXIT_INTERNAL_ERROR)
+        except (BgEngineError, ValueError) as error:
+            _fail(f"{prog}: {_one_line(str(error))}", EXIT_BAD_INPUT)
+        except Exception as error:  # noqa: BLE001 - the promise is: exit 1 with a message
+            if os.environ.get("BGENGINE_DEBUG"):
+                traceback.print_exc()
+            _fail(
+                f"{prog}: internal error: {type(error).__name__}: {_one_line(str(error))}"
+                " (set BGENGINE_DEBUG=1 for the traceback; please report it)",
+                EXIT_INTERNAL_ERROR,
+            )
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class BadInput(click.ClickException):
+    """Bad input found after parsing (e.g. a score that does not fit the match)."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        context = click.get_current_context(silent=True)
+        self.where = context.command_path if context is not None else "bgengine"
+
+
+def _checked(action: Callable[[], Any], where: str) -> Any:
+    """Run ``action``; turn a typed bgengine error into a one-line message naming ``where``."""
+    try:
+        return action()
+    except FeatureUnavailableError as error:
+        raise BadInput(f"{where}: {error}") from None
+    except ValueError as error:
+        raise BadInput(f"{where}: {error}") from None
+
+
+# ----- shared options -------------------------------------------------------------------
+
+
+def json_option(function: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Write one JSON document (see docs/cli.md).")(function)
+
+
+def match_options(function: F) -> F:
+    """--match, --score and --crawford: set or change the match state read with the position."""
+    function = click.option("--crawford/--no-crawford", default=None,
+                            help="This game is (or is not) the Crawford game.")(function)
+    function = click.option("--score", type=SCORE, metavar="A-B",
+                            help="Points won so far, the player on roll's first (needs a match length).")(function)
+    function = click.option("--match", "match_length", type=int, metavar="LENGTH",
+                            help="Match length in points (default: from POSITION, else money play).")(function)
+    return function
+
+
+def _match_for(read_match: MatchState | None, match_length: int | None, score: tuple[int, int] | None,
+               crawford: bool | None) -> MatchState:
+    where = "--score" if score is not None else "--match" if match_length is not None else "--crawford"
+    return _checked(lambda: with_match_options(read_match, length=match_length, score=score, crawford=crawford),
+                    where)
+
+
+def _emit_json(command: str, body: dict[str, Any]) -> None:
+    click.echo(json.dumps({"schema": JSON_SCHEMA, "command": command, **body}, indent=2))
+
+
+# ----- commands ---------------------------------------------------------------------------
+
+
+@click.group(cls=BgEngineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bgengine")
+def cli() -> None:
+    """bgengine: backgammon analysis from the command line.
+
+    POSITION is an XGID (XGID=...), a GNU Backgammon posid:matchid, or a bare Position ID.
+    """
+
+
+@cli.command()
+@click.argument("position", type=POSITION)
+@click.option("--dice", type=DICE, help="Dice to play, e.g. 31 (default: the dice in POSITION, if any).")
+@click.option("--plies", type=click.IntRange(0, 4), help="Evaluation depth (needs the evaluator).")
+@click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
+              help="Roll the position out (needs rollouts).")
+@match_options
+@json_option
+def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] | None, plies: int | None,
+            rollout_trials: int | None, match_length: int | None, score: tuple[int, int] | None,
+            crawford: bool | None, as_json: bool) -> None:
+    """Board, pip counts, IDs, evaluation, cube advice and, with dice, the moves."""
+    board, read_match = position
+    match = _match_for(read_match, match_length, score, crawford)
+    if dice is not None and not has_move_generation():
+        raise BadInput("--dice: legal moves need move generation, which is not available yet in this build")
+    where = "--rollout" if rollout_trials is not None else "--plies" if plies else "POSITION"
+    report = _checked(
+        lambda: analyze_position(board, match, dice=dice, plies=plies, rollout_trials=rollout_trials), where
+    )
+    if as_json:
+        _emit_json("analyze", analysis_dict(report))
+        return
+    from .cli_output import make_console, print_analysis
+
+    print_analysis(make_console(), report)
+
+
+@cli.command()
+@click.argument("position", type=POSITION)
+@click.argument("dice", type=DICE)
+@json_option
+def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], as_json: bool) -> None:
+    """Every distinct legal play of DICE (e.g. 31) in POSITION; ranked when an evaluator exists."""
+    board, read_match = position
+    match = read_match if read_match is not None else MatchState()
+    if board.is_game_over():
+        raise BadInput("POSITION: the game is over; there is nothing to play")
+    plays = _checked(lambda: legal_plays(board, dice), "DICE")
+    choices, ranked_by = rank_plays(plays, position_evaluator(board, None))
+    if as_json:
+        _emit_json("moves", {"position": position_dict(board, match), "match": match_dict(match),
+                             "dice": list(dice), "moves": moves_dict(choices, ranked_by)})
+        return
+    from .cli_output import make_console, moves_table
+
+    make_console().print(moves_table(choices, dice, ranked_by))
+
+
+@cli.command()
+@click.argument("position", type=POSITION)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+              help="SVG file to write, or - for standard output.")
+@click.option("--dice", type=DICE, help="Dice to draw (default: the dice in POSITION, if any).")
+@click.option("--size", type=click.IntRange(min=50, max=10000), default=480, show_default=True,
+              help="Width in pixels.")
+@click.option("--orientation", type=click.Choice(["right", "left"]), default="right", show_default=True,
+              help="Side of the board where the player on roll bears off.")
+@match_options
+@json_option
+def render(position: tuple[Position, MatchState | None], output: str, dice: tuple[int, int] | None, size: int,
+           orientation: str, match_length: int | None, score: tuple[int, int] | None, crawford: bool | None,
+           as_json: bool) -> None:
+    """Draw POSITION as an SVG picture."""
+    from .svg import board as draw_board
+
+    board, read_match = position
+    match = _match_for(read_match, match_length, score, crawford)
+    if as_json and output == "-":
+        raise BadInput("--json: the JSON report goes to standard output, so write the SVG to a file with -o FILE")
+    picture = draw_board(board, match=match, dice=dice, size=size, orientation=orientation)
+    if output == "-":
+        click.echo(picture)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(picture)
+            handle.write("\n")
+    except OSError as error:
+        raise BadInput(f"-o {output}: cannot write: {error.strerror}") from None
+    if as_json:
+        _emit_json("render", {"output": output, "bytes": len(picture.encode("utf-8")) + 1, "size": size,
+                              "orientation": orientation, "position": position_dict(board, match)})
+    else:
+        click.echo(f"wrote {output}")
+
+
+@cli.command()
+@click.option("--seconds", type=click.FloatRange(0.01, 10.0), default=0.2, show_default=True,
+              help="Time spent on each operation.")
+@json_option
+def bench(seconds: float, as_json: bool) -> None:
+    """A quick speed report of this machine for what this build can do (answers checked first)."""
+    from .quick_bench import machine_summary, run_quick_bench
+
+    results = run_quick_bench(seconds)
+    if as_json:
+        _emit_json("bench", {
+            "machine": machine_summary(),
+            "results": [{"name": r.name, "calls": r.calls, "seconds": round(r.seconds, 6),
+                         "per_second": round(r.per_second, 1)} for r in results],
+        })
+        return
+    from rich.table import Table
+
+    from .cli_output import make_console
+
+    summary = machine_summary()
+    table = Table(title=f"bgengine {__version__} on {summary['implementation']} {summary['python']}, "
+                        f"{summary['cpu_count']} cores", title_justify="left")
+    table.add_column("Operation")
+    table.add_column("Calls", justify="right")
+    table.add_column("Per second", justify="right")
+    table.add_column("Time per call", justify="right")
+    for result in results:
+        table.add_row(result.name, f"{result.calls:,}", f"{result.per_second:,.0f}",
+                      f"{1e6 * result.seconds / result.calls:,.2f} µs")
+    make_console().print(table)
+
+
+def main() -> None:
+    """Entry point of the ``bgengine`` console script."""
+    cli(prog_name="bgengine")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""How the command line shows results to a person: the board, facts and tables (rich).
+
+Machine-readable output is JSON (see ``bgengine.analysis``); this module is only for
+people, so its layout may change between versions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .analysis import EVALUATION, MOVES, Analysis, MoveChoice
+from .gnubg_id import encode_match_id
+from .match_state import MatchState
+from .position import Position
+
+_PROBABILITY_HEADERS = ("Win", "W g", "W bg", "L g", "L bg")  # analysis.PROBABILITY_NAMES order
+
+
+def make_console() -> Console:
+    """A console on the current standard output (plain text when it is not a terminal)."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def describe_match(match: MatchState) -> str:
+    """One line on the score and cube, from the player on roll's side."""
+    opponent = 1 - match.on_roll
+    if match.match_length:
+        text = (
+            f"{match.match_length}-point match, score {match.score[match.on_roll]}-{match.score[opponent]}"
+            f" (on roll {match.away(match.on_roll)}-away, opponent {match.away(opponent)}-away)"
+        )
+        if match.crawford:
+            text += ", Crawford game"
+    else:
+        rules = [name for name, on in (("Jacoby", match.jacoby), ("beavers", match.beavers)) if on]
+        text = "Money game" + (f" ({', '.join(rules)})" if rules else "")
+    if match.crawford:
+        return text + ", no cube"
+    if match.cube_owner is None:
+        cube = f"cube {match.cube_value} centred" if match.cube_value > 1 else "cube centred"
+    else:
+        cube = f"cube {match.cube_value} owned by {'the player on roll' if match.cube_owner == match.on_roll else 'the opponent'}"
+    return f"{text}, {cube}" + (", double offered" if match.double_offered else "")
+
+
+def print_position(console: Console, position: Position, match: MatchState) -> None:
+    """The text board, the IDs, the match line and the pip counts."""
+    console.print(Text(str(position)))
+    console.print()
+    on_roll_pips, opponent_pips = position.pip_counts()
+    facts = (
+        ("XGID", position.xgid(match)),
+        ("GNU Backgammon ID", f"{position.gnubg_id()}:{encode_match_id(match)}"),
+        ("Match", describe_match(match)),
+        ("Pips", f"on roll {on_roll_pips}, opponent {opponent_pips} ({_lead(opponent_pips - on_roll_pips)})"),
+        ("Phase", position.phase.value),
+    )
+    for label, value in facts:  # plain lines: IDs must stay whole for copying
+        console.print(Text(f"{label + ':':<19}{value}"), crop=False, overflow="ignore")
+
+
+def _lead(difference: int) -> str:
+    if difference == 0:
+        return "even"
+    return f"on roll {'leads' if difference > 0 else 'trails'} by {abs(difference)}"
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def probability_table(title: str, rows: Sequence[tuple[str, Sequence[float], float]]) -> Table:
+    """Rows of (label, 5-vector, equity) with the probabilities as percentages."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
+    for header in _PROBABILITY_HEADERS:
+        table.add_column(header, justify="right")
+    table.add_column("Equity", justify="right")
+    for label, probabilities, equity in rows:
+        table.add_row(label, *(_percent(p) for p in probabilities), f"{equity:+.3f}")
+    return table
+
+
+def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: str | None) -> Table:
+    """The legal plays, ranked with equity and difference to the best when an evaluator exists."""
+    roll = f"{dice[0]}{dice[1]}"
+    plays = f"{len(moves)} legal play{'s' if len(moves) != 1 else ''}"
+    if ranked_by:
+        title = f"Moves for {roll}: {plays}, ranked by {ranked_by} cubeless equity"
+    else:
+        title = f"Moves for {roll}: {plays} (not ranked: no evaluator in this build yet)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Move")
+    if ranked_by:
+        table.add_column("Equity", justify="right")
+        table.add_column("Diff", justify="right")
+        for header in _PROBABILITY_HEADERS:
+            table.add_column(header, justify="right")
+    best = moves[0].equity if moves and ranked_by else None
+    for index, choice in enumerate(moves, start=1):
+        cells = [str(index), choice.move]
+        if ranked_by and choice.equity is not None and choice.probabilities is not None and best is not None:
+            cells += [f"{choice.equity:+.3f}", f"{choice.equity - best:+.3f}" if index > 1 else ""]
+            cells += [_percent(p) for p in choice.probabilities]
+        table.add_row(*cells)
+    return table
+
+
+def print_analysis(console: Console, analysis: Analysis) -> None:
+    """The whole report: board and facts, evaluation, cube advice, moves."""
+    print_position(console, analysis.position, analysis.match)
+    console.print()
+    finished = analysis.position.winner_and_result()
+    if finished is not None:
+        winner, result = finished
+        console.print(f"Game over: {'the player on roll' if winner == 0 else 'the opponent'} wins ({result.name.lower()}).")
+        return
+    if analysis.evaluation is not None:
+        evaluation = analysis.evaluation
+        title = f"Evaluation ({evaluation.source}, player on roll's view, cubeless)"
+        console.print(probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)]))
+    elif EVALUATION in analysis.unavailable:
+        console.print("Evaluation: not available yet in this build (needs the evaluator).")
+    console.print("Cube advice: not available yet in this build (needs the cube module).")
+    if analysis.dice is None:
+        return
+    console.print()
+    if analysis.moves is not None:
+        console.print(moves_table(analysis.moves, analysis.dice, analysis.moves_ranked_by))
+    elif MOVES in analysis.unavailable:
+        roll = f"{analysis.dice[0]}{analysis.dice[1]}"
+        console.print(f"Moves for {roll}: not available yet in this build (needs move generation).")
