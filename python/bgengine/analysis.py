@@ -115,7 +115,10 @@ def _children(move_list: Any) -> list[Position]:
     return [Position.from_array(row) for row in move_list.positions]
 
 
-def position_evaluator(position: Position, plies: int | None) -> tuple[Callable[[Position], Sequence[float]], str] | None:
+Evaluate = Callable[[Position], Sequence[float]]
+
+
+def position_evaluator(position: Position, plies: int | None) -> tuple[Evaluate, str] | None:
     """The best evaluator this build has for ``position`` and its name, or None.
 
     A general evaluator (``bgengine.evaluate``) when it exists; else the race evaluator
@@ -127,7 +130,8 @@ def position_evaluator(position: Position, plies: int | None) -> tuple[Callable[
         return (lambda p: evaluate_module.evaluate(p, plies=depth)), f"{depth}-ply"
     if plies:
         raise FeatureUnavailableError(
-            "evaluation at more than 0 plies needs the neural-network evaluator, which is not available yet in this build"
+            "evaluation at more than 0 plies needs the neural-network evaluator,"
+            " which is not available yet in this build"
         )
     race = _optional_module("race")
     if race is not None and position.phase.value in ("race", "bearoff"):
@@ -182,7 +186,7 @@ def _five(values: Sequence[float]) -> Probabilities:
 
 
 def rank_plays(
-    plays: list[tuple[str, Position]], evaluator: tuple[Callable[[Position], Sequence[float]], str] | None
+    plays: list[tuple[str, Position]], evaluator: tuple[Evaluate, str] | None
 ) -> tuple[tuple[MoveChoice, ...], str | None]:
     """Plays best first by cubeless equity when an evaluator exists, else as generated."""
     if evaluator is None:
@@ -196,7 +200,7 @@ def rank_plays(
     return tuple(choices), source
 
 
-def _child_probabilities(child: Position, evaluate: Callable[[Position], Sequence[float]]) -> Probabilities:
+def _child_probabilities(child: Position, evaluate: Evaluate) -> Probabilities:
     """The mover's 5-vector after a play; a play that ends the game is scored exactly."""
     finished = child.winner_and_result()
     if finished is None:

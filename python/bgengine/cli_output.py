@@ -43,7 +43,8 @@ def describe_match(match: MatchState) -> str:
     if match.cube_owner is None:
         cube = f"cube {match.cube_value} centred" if match.cube_value > 1 else "cube centred"
     else:
-        cube = f"cube {match.cube_value} owned by {'the player on roll' if match.cube_owner == match.on_roll else 'the opponent'}"
+        owner = "the player on roll" if match.cube_owner == match.on_roll else "the opponent"
+        cube = f"cube {match.cube_value} owned by {owner}"
     return f"{text}, {cube}" + (", double offered" if match.double_offered else "")
 
 
@@ -118,7 +119,8 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     finished = analysis.position.winner_and_result()
     if finished is not None:
         winner, result = finished
-        console.print(f"Game over: {'the player on roll' if winner == 0 else 'the opponent'} wins ({result.name.lower()}).")
+        side = "the player on roll" if winner == 0 else "the opponent"
+        console.print(f"Game over: {side} wins ({result.name.lower()}).")
         return
     if analysis.evaluation is not None:
         evaluation = analysis.evaluation

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .analysis import has_move_generation, legal_plays
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from .match_state import MatchState
 from .position import Position
 from .xgid import format_xgid, parse_xgid
 
@@ -48,12 +49,14 @@ def _cases() -> list[_Case]:
     opening = Position.initial()
     gnubg_text = format_gnubg_ids(position, match)
     cases = [
-        _Case("parse XGID", lambda: parse_xgid(EXAMPLE_XGID), lambda: parse_xgid(EXAMPLE_XGID) == (position, match)),
-        _Case("format XGID", lambda: format_xgid(position, match), lambda: format_xgid(position, match) == EXAMPLE_XGID),
+        _Case("parse XGID", lambda: parse_xgid(EXAMPLE_XGID),
+              lambda: parse_xgid(EXAMPLE_XGID) == (position, match)),
+        _Case("format XGID", lambda: format_xgid(position, match),
+              lambda: format_xgid(position, match) == EXAMPLE_XGID),
         _Case(
             "parse GNU Backgammon ID",
             lambda: parse_gnubg_ids(gnubg_text),
-            lambda: parse_gnubg_ids(gnubg_text) == (position, match),
+            lambda: format_gnubg_ids(*_with_match(parse_gnubg_ids(gnubg_text))) == gnubg_text,
         ),
         _Case("pip counts", position.pip_counts, lambda: opening.pip_counts() == (167, 167)),
         _Case("flip position", position.flip, lambda: position.flip().flip() == position),
@@ -69,9 +72,15 @@ def _cases() -> list[_Case]:
     from .svg import board
 
     cases.append(
-        _Case("SVG board", lambda: board(position, match=match), lambda: str(board(position, match=match)).startswith("<svg"))
+        _Case("SVG board", lambda: board(position, match=match),
+              lambda: str(board(position, match=match)).startswith("<svg"))
     )
     return cases
+
+
+def _with_match(parsed: tuple[Position, MatchState | None]) -> tuple[Position, MatchState]:
+    position, match = parsed
+    return position, match if match is not None else MatchState()
 
 
 def _time(run: Callable[[], object], budget: float) -> BenchResult:

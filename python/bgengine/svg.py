@@ -245,8 +245,9 @@ class _Drawing:
                  for name, v in attributes.items()}
         return ET.SubElement(self.root if parent is None else parent, tag, attrs)
 
-    def rect(self, x: float, y: float, width: float, height: float, fill: str, **extra: object) -> ET.Element:
-        return self.add("rect", x=self.x(x, width), y=y, width=width, height=height, fill=fill, **extra)
+    def rect(self, x: float, y: float, width: float, height: float, fill: str, parent: ET.Element | None = None,
+             **extra: object) -> ET.Element:
+        return self.add("rect", parent, x=self.x(x, width), y=y, width=width, height=height, fill=fill, **extra)
 
     def text(self, x: float, y: float, content: str, *, size: float, fill: str, anchor: str = "middle",
              weight: str = "normal", parent: ET.Element | None = None) -> ET.Element:
@@ -263,8 +264,8 @@ class _Drawing:
         c = self.colors
         self.add("rect", x=0, y=0, width=_WIDTH, height=_HEIGHT, fill=c["background"])
         self.rect(_BOARD_LEFT, _INFO_BAND, _WIDTH - _BOARD_LEFT, _FIELD_HEIGHT + 2 * _FRAME, c["frame"], rx=6)
-        for left in (_FIELD_LEFT, _FIELD_RIGHT):
-            self.rect(left, _FIELD_TOP, 6 * _POINT_WIDTH, _FIELD_HEIGHT, c["field"])
+        for field_left in (_FIELD_LEFT, _FIELD_RIGHT):
+            self.rect(field_left, _FIELD_TOP, 6 * _POINT_WIDTH, _FIELD_HEIGHT, c["field"])
         for top in (_FIELD_TOP, _MIDDLE + 3):
             self.rect(_TRAY_LEFT, top, _TRAY_WIDTH, _FIELD_HEIGHT / 2 - 3, c["tray"])
         points = self.add("g", id="points")
@@ -275,15 +276,16 @@ class _Drawing:
             base = _FIELD_BOTTOM if point <= 12 else _FIELD_TOP
             tip = base - _POINT_HEIGHT if point <= 12 else base + _POINT_HEIGHT
             fill = c["point_odd"] if point % 2 else c["point_even"]
-            self.add("polygon", points, points=f"{_num(left)},{_num(base)} {_num(right)},{_num(base)} "
+            self.add("polygon", points, class_="point", points=f"{_num(left)},{_num(base)} {_num(right)},{_num(base)} "
                      f"{_num(self.x(centre))},{_num(tip)}", fill=fill)
             label_y = _FIELD_BOTTOM + _FRAME / 2 if point <= 12 else _FIELD_TOP - _FRAME / 2
-            self.text(centre, label_y, str(point), size=13, fill=c["frame_text"], weight="bold", parent=numbers)
+            self.text(centre, label_y, str(point), size=15, fill=c["frame_text"], weight="bold", parent=numbers)
 
     def checker(self, parent: ET.Element, cx: float, cy: float, mine: bool, label: str | None) -> None:
         side = "player_checker" if mine else "opponent_checker"
         c = self.colors
-        self.add("circle", parent, cx=self.x(cx), cy=cy, r=_CHECKER_RADIUS - 1, fill=c[side],
+        self.add("circle", parent, class_="checker " + ("on-roll" if mine else "opponent"), cx=self.x(cx), cy=cy,
+                 r=_CHECKER_RADIUS - 1, fill=c[side],
                  stroke=c[f"{side}_edge"], stroke_width=1.5)
         self.add("circle", parent, cx=self.x(cx), cy=cy, r=_CHECKER_RADIUS - 7, fill="none",
                  stroke=c[f"{side}_edge"], stroke_width=0.8, stroke_opacity=0.35)
@@ -315,9 +317,12 @@ class _Drawing:
             side = "player_checker" if mine else "opponent_checker"
             for index in range(count):
                 y = _FIELD_BOTTOM - 4 - (index + 1) * _SLAB_HEIGHT if mine else _FIELD_TOP + 4 + index * _SLAB_HEIGHT
-                self.rect(left, y, width, _SLAB_HEIGHT - 1, c[side], stroke=c[f"{side}_edge"], stroke_width=1, rx=2)
+                self.rect(left, y, width, _SLAB_HEIGHT - 1, c[side], group,
+                          class_="off " + ("on-roll" if mine else "opponent"),
+                          stroke=c[f"{side}_edge"], stroke_width=1, rx=2)
             if count:
-                label_y = (_FIELD_BOTTOM - 16 - count * _SLAB_HEIGHT) if mine else (_FIELD_TOP + 16 + count * _SLAB_HEIGHT)
+                stack = 16 + count * _SLAB_HEIGHT
+                label_y = _FIELD_BOTTOM - stack if mine else _FIELD_TOP + stack
                 self.text(_TRAY_LEFT + _TRAY_WIDTH / 2, label_y, f"{count} off", size=12, fill=c["text"], parent=group)
 
     def cube(self, cube: _Cube | None) -> None:
@@ -328,8 +333,8 @@ class _Drawing:
                     "on_roll": _FIELD_BOTTOM - _CUBE_SIZE / 2 - 6}[cube.owner]
         left = (_CUBE_COLUMN - _CUBE_SIZE) / 2
         group = self.add("g", id="cube")
-        self.add("rect", group, x=self.x(left, _CUBE_SIZE), y=centre_y - _CUBE_SIZE / 2, width=_CUBE_SIZE,
-                 height=_CUBE_SIZE, rx=6, fill=c["cube"], stroke=c["cube_edge"], stroke_width=2)
+        self.add("rect", group, class_="cube", x=self.x(left, _CUBE_SIZE), y=centre_y - _CUBE_SIZE / 2,
+                 width=_CUBE_SIZE, height=_CUBE_SIZE, rx=6, fill=c["cube"], stroke=c["cube_edge"], stroke_width=2)
         shown = 64 if cube.value == 1 else cube.value
         self.text(_CUBE_COLUMN / 2, centre_y + 1, str(shown), size=24 if shown < 100 else 17,
                   fill=c["cube_text"], weight="bold", parent=group)
@@ -342,10 +347,10 @@ class _Drawing:
         for die_index, face in enumerate(dice):
             left = centre + (-_DIE_SIZE - 8 if die_index == 0 else 8)
             top = _MIDDLE - _DIE_SIZE / 2
-            self.add("rect", group, x=self.x(left, _DIE_SIZE), y=top, width=_DIE_SIZE, height=_DIE_SIZE, rx=7,
-                     fill=c["die"], stroke=c["die_edge"], stroke_width=2)
+            self.add("rect", group, class_="die", x=self.x(left, _DIE_SIZE), y=top, width=_DIE_SIZE,
+                     height=_DIE_SIZE, rx=7, fill=c["die"], stroke=c["die_edge"], stroke_width=2)
             for column, row in _DIE_PIPS[face]:
-                self.add("circle", group, cx=self.x(left + _DIE_SIZE * (0.22 + 0.28 * column)),
+                self.add("circle", group, class_="die-pip", cx=self.x(left + _DIE_SIZE * (0.22 + 0.28 * column)),
                          cy=top + _DIE_SIZE * (0.22 + 0.28 * row), r=4.2, fill=c["die_pip"])
 
     def info(self, position: Position, match: MatchState | None) -> None:

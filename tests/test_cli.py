@@ -1,0 +1,381 @@
+"""The bgengine command line, run in-process with click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+
+from bgengine import MatchState, Position, analysis, parse_xgid
+from bgengine.cli import JSON_SCHEMA, cli
+
+EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+OPENING_ID = "4HPwATDgc/ABMA"
+OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAA"  # money, 31 rolled, player 0 on roll
+# A bear-off, 7-point match at 3-1 for X, with O (player 1) on roll: 35 pips each.
+RACE_XGID = "XGID=----BCB------------bcb----:0:0:-1:00:3:1:0:7:10"
+
+no_move_generation = pytest.mark.skipif(analysis.has_move_generation(), reason="move generation has landed")
+needs_move_generation = pytest.mark.skipif(not analysis.has_move_generation(), reason="move generation not merged yet")
+no_evaluator = pytest.mark.skipif(
+    analysis._optional_module("evaluate") is not None, reason="the evaluator has landed"
+)
+no_rollouts = pytest.mark.skipif(analysis._optional_module("rollout") is not None, reason="rollouts have landed")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), prog_name="bgengine")
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    return document
+
+
+def validate(document: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(resources.files("bgengine").joinpath("data/cli_schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def assert_bad_input(result, *fragments: str) -> None:
+    """Exit code 2, nothing on stdout, one line on stderr naming the command and the fragments."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("bgengine")
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    assert result.stdout == ""
+
+
+# ----- analyze --------------------------------------------------------------------------
+
+
+def test_quick_start_example_shows_board_ids_pips_and_the_roll():
+    result = run("analyze", EXAMPLE_XGID)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "+13-14-15-16-17-18-+---+19-20-21-22-23-24-+" in out
+    assert f"XGID:              {EXAMPLE_XGID}" in out
+    assert f"GNU Backgammon ID: {OPENING_ID}:" in out
+    assert "Pips:              on roll 167, opponent 167 (even)" in out
+    assert "Match:             Money game, cube centred" in out
+    assert "Moves for 31" in out
+    assert result.stderr == ""
+
+
+@needs_move_generation
+def test_quick_start_example_lists_the_legal_plays_of_31():
+    out = run("analyze", EXAMPLE_XGID).stdout
+    assert "8/5 6/5" in out
+
+
+@no_move_generation
+def test_analyze_says_moves_are_not_available_when_the_xgid_has_dice():
+    out = run("analyze", EXAMPLE_XGID).stdout
+    assert "Moves for 31: not available yet in this build (needs move generation)." in out
+
+
+@pytest.mark.parametrize("text", [OPENING_ID, OPENING_GNUBG, f"  {EXAMPLE_XGID}  "])
+def test_analyze_reads_every_position_format(text):
+    document = run_json("analyze", text)
+    assert document["position"]["position_id"] == OPENING_ID
+    assert document["position"]["board"] == [Position.initial()[i] for i in range(26)]
+
+
+def test_analyze_json_has_the_documented_header_and_facts():
+    document = run_json("analyze", EXAMPLE_XGID)
+    assert document["schema"] == JSON_SCHEMA
+    assert document["command"] == "analyze"
+    assert document["position"]["xgid"] == EXAMPLE_XGID
+    assert document["position"]["pips"] == {"on_roll": 167, "opponent": 167}
+    assert document["position"]["phase"] == "contact"
+    assert document["dice"] == [3, 1]
+    assert document["match"]["length"] == 0
+    assert document["match"]["cube"] == {"value": 1, "owner": None}
+    assert document["game_over"] is None
+
+
+def test_analyze_json_lists_what_this_build_cannot_do_yet():
+    document = run_json("analyze", OPENING_ID)
+    assert "cube" in document["unavailable"]
+    assert document["cube"] is None
+    assert (document["evaluation"] is None) == ("evaluation" in document["unavailable"])
+
+
+def test_analyze_without_dice_has_no_moves():
+    document = run_json("analyze", OPENING_ID)
+    assert document["dice"] is None
+    assert document["moves"] is None
+    assert "legal_moves" not in document["unavailable"]
+
+
+def test_match_and_score_are_read_from_the_player_on_roll_side():
+    position, match = parse_xgid(RACE_XGID)
+    assert match.on_roll == 1
+    document = run_json("analyze", RACE_XGID, "--match", "9", "--score", "2-5")
+    assert document["match"]["score"] == {"on_roll": 2, "opponent": 5}
+    assert document["match"]["away"] == {"on_roll": 7, "opponent": 4}
+    # in the XGID the bottom player (0) comes first: the opponent here
+    assert document["position"]["xgid"].endswith(":5:2:0:9:10")
+
+
+def test_score_in_the_position_is_kept_without_options():
+    document = run_json("analyze", RACE_XGID)
+    assert document["match"]["length"] == 7
+    assert document["match"]["score"] == {"on_roll": 1, "opponent": 3}
+    assert document["match"]["on_roll_player"] == 1
+
+
+def test_match_option_turns_a_money_position_into_a_match_at_zero_zero():
+    document = run_json("analyze", OPENING_ID, "--match", "5")
+    assert document["match"]["length"] == 5
+    assert document["match"]["score"] == {"on_roll": 0, "opponent": 0}
+
+
+def test_crawford_option_marks_the_crawford_game():
+    document = run_json("analyze", OPENING_ID, "--match", "7", "--score", "6-4", "--crawford")
+    assert document["match"]["crawford"] is True
+    assert ":6:4:1:7:" in document["position"]["xgid"]
+
+
+def test_analyze_text_shows_the_match_line():
+    out = run("analyze", OPENING_ID, "--match", "7", "--score", "2-4").stdout
+    assert "7-point match, score 2-4 (on roll 5-away, opponent 3-away), cube centred" in out
+
+
+def test_analyze_text_of_a_race_shows_the_pip_lead():
+    out = run("analyze", RACE_XGID).stdout
+    assert "Phase:             bearoff" in out
+    assert "on roll 35, opponent 35 (even)" in out
+
+
+def test_finished_game_is_reported_as_over():
+    finished = Position.from_points({}, {1: 15})  # the player on roll has borne off everything
+    document = run_json("analyze", finished.gnubg_id())
+    assert document["game_over"] == {"winner": "on_roll", "result": "gammon"}
+    assert document["evaluation"] is None
+    assert "Game over: the player on roll wins (gammon)." in run("analyze", finished.gnubg_id()).stdout
+
+
+@no_move_generation
+def test_dice_option_fails_clearly_without_move_generation():
+    assert_bad_input(run("analyze", OPENING_ID, "--dice", "31"), "bgengine analyze:", "--dice", "not available yet")
+
+
+@no_evaluator
+def test_plies_fail_clearly_without_the_evaluator():
+    assert_bad_input(run("analyze", OPENING_ID, "--plies", "2"), "--plies", "not available yet")
+
+
+@no_evaluator
+def test_zero_plies_is_what_the_build_has():
+    assert run("analyze", OPENING_ID, "--plies", "0").exit_code == 0
+
+
+@no_rollouts
+def test_rollout_fails_clearly_without_rollouts():
+    assert_bad_input(run("analyze", OPENING_ID, "--rollout", "100"), "--rollout", "not available yet")
+
+
+# ----- bad input: exit code 2 and one line saying what and where ------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["analyze", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0"], ["'POSITION'", "10 fields", "got 8"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----Z-:0:0:1:31:0:0:0:0:10"], ["'POSITION'", "26 characters"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----B-:0:0:1:91:0:0:0:0:10"], ["'POSITION'", "dice"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----BB:0:0:1:31:0:0:0:0:10"], ["'POSITION'", "more than 15 checkers"]),
+        (["analyze", "4HPwATDgc/AB"], ["'POSITION'", "14 characters"]),
+        (["analyze", "4HPwATDgc/AB!A"], ["'POSITION'", "outside base64"]),
+        (["analyze", "////////////AA"], ["'POSITION'"]),
+        (["analyze", ""], ["'POSITION'", "got nothing"]),
+        (["analyze", OPENING_ID, "--dice", "71"], ["'--dice'", "'71'"]),
+        (["analyze", OPENING_ID, "--dice", "3"], ["'--dice'"]),
+        (["analyze", OPENING_ID, "--score", "3x1", "--match", "5"], ["'--score'", "'3x1'"]),
+        (["analyze", OPENING_ID, "--score", "2-1"], ["--score", "needs a match length"]),
+        (["analyze", OPENING_ID, "--match", "5", "--score", "5-1"], ["--score", "5 points in a 5-point match"]),
+        (["analyze", OPENING_ID, "--match", "5", "--score", "1-7"], ["--score", "opponent has 7 points"]),
+        (["analyze", OPENING_ID, "--match", "0"], ["--match", "at least 1"]),
+        (["analyze", OPENING_ID, "--match", "seven"], ["'--match'", "'seven'"]),
+        (["analyze", OPENING_ID, "--match", "7", "--score", "2-4", "--crawford"], ["Crawford"]),
+        (["analyze", OPENING_ID, "--plies", "-1"], ["'--plies'"]),
+        (["analyze", OPENING_ID, "--rollout", "0"], ["'--rollout'"]),
+        (["analyze"], ["Missing argument 'POSITION'"]),
+        (["analyze", OPENING_ID, "--frobnicate"], ["--frobnicate"]),
+        (["moves", OPENING_ID, "7"], ["'DICE'"]),
+        (["moves", "nonsense", "31"], ["'POSITION'"]),
+        (["render", OPENING_ID], ["Missing option '-o'"]),
+        (["render", OPENING_ID, "-o", "x.svg", "--orientation", "up"], ["'--orientation'"]),
+        (["render", OPENING_ID, "-o", "x.svg", "--size", "0"], ["'--size'"]),
+        (["bench", "--seconds", "100"], ["'--seconds'"]),
+        (["frobnicate"], ["No such command 'frobnicate'"]),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_saying_what_and_where(args, fragments):
+    assert_bad_input(run(*args), *fragments)
+
+
+def test_internal_error_exits_1_with_one_line(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("bgengine.cli.analyze_position", broken)
+    result = run("analyze", OPENING_ID)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "internal error: RuntimeError: boom" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_help_and_version_exit_0():
+    for args in (["--help"], ["--version"], *([command, "--help"] for command in ("analyze", "moves", "render", "bench"))):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert "0.1" in run("--version").stdout
+
+
+def test_python_dash_m_runs_the_same_command():
+    completed = subprocess.run(
+        [sys.executable, "-m", "bgengine", "analyze", "nonsense"], capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("bgengine analyze: Invalid value for 'POSITION'")
+
+
+# ----- moves ----------------------------------------------------------------------------
+
+
+@no_move_generation
+def test_moves_fails_clearly_without_move_generation():
+    assert_bad_input(run("moves", OPENING_ID, "31"), "bgengine moves:", "DICE", "not available yet")
+
+
+@needs_move_generation
+def test_moves_lists_every_legal_play_once():
+    document = run_json("moves", OPENING_ID, "31")
+    moves = [entry["move"] for entry in document["moves"]["moves"]]
+    assert document["dice"] == [3, 1]
+    assert len(moves) == len(set(moves)) == document["moves"]["count"]
+    assert "8/5 6/5" in moves
+    assert "8/5 6/5" in run("moves", OPENING_ID, "3-1").stdout
+
+
+def test_moves_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("moves", finished.gnubg_id(), "31"), "the game is over")
+
+
+def test_moves_are_ranked_best_first_when_an_evaluator_exists(monkeypatch):
+    """With a fake evaluator and fake plays: ranks, equities and differences in the JSON."""
+    start = Position.from_points({6: 2}, {6: 2})
+    plays = [("6/5 6/3", Position.from_points({6: 2}, {5: 1, 3: 1})), ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1}))]
+    values = {plays[0][1]: (0.25, 0.0, 0.0, 0.0, 0.0), plays[1][1]: (0.75, 0.0, 0.0, 0.0, 0.0)}
+    monkeypatch.setattr("bgengine.cli.legal_plays", lambda position, dice: plays)
+    monkeypatch.setattr("bgengine.cli.position_evaluator", lambda position, plies: (values.__getitem__, "fake"))
+    document = run_json("moves", start.gnubg_id(), "41")
+    entries = document["moves"]["moves"]
+    assert document["moves"]["ranked_by"] == "fake"
+    assert [e["move"] for e in entries] == ["6/5 6/3", "6/2"]  # the child seen from the opponent: 25% for them
+    assert [e["rank"] for e in entries] == [1, 2]
+    assert entries[0]["equity"] == pytest.approx(0.5)
+    assert entries[1]["equity"] == pytest.approx(-0.5)
+    assert entries[1]["difference"] == pytest.approx(-1.0)
+    assert entries[0]["probabilities"]["win"] == pytest.approx(0.75)
+    text = CliRunner().invoke(cli, ["moves", start.gnubg_id(), "41"]).stdout
+    assert "ranked by fake cubeless equity" in text
+    assert "-1.000" in text
+
+
+# ----- render ---------------------------------------------------------------------------
+
+
+def test_render_writes_a_valid_svg_file(tmp_path):
+    target = tmp_path / "board.svg"
+    result = run("render", EXAMPLE_XGID, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {target}"
+    root = ET.fromstring(target.read_text())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("width") == "480"
+    assert root.find("{http://www.w3.org/2000/svg}g[@id='dice']") is not None  # the XGID's 31
+
+
+def test_render_options_reach_the_picture(tmp_path):
+    target = tmp_path / "board.svg"
+    document = run_json("render", OPENING_ID, "-o", str(target), "--size", "300", "--orientation", "left",
+                        "--dice", "66", "--match", "7", "--score", "1-2")
+    svg = target.read_text()
+    assert document["output"] == str(target)
+    assert document["bytes"] == len(svg.encode())
+    assert document["size"] == 300 and document["orientation"] == "left"
+    assert 'width="300"' in svg
+    assert "7-point match" in svg and "score 1 (6-away)" in svg
+    assert svg.count('r="4.2"') == 12  # two sixes
+
+
+def test_render_to_standard_output():
+    result = run("render", OPENING_ID, "-o", "-")
+    assert result.exit_code == 0
+    ET.fromstring(result.stdout)
+
+
+def test_render_json_with_svg_on_standard_output_is_refused():
+    assert_bad_input(run("render", OPENING_ID, "-o", "-", "--json"), "--json")
+
+
+def test_render_to_an_unwritable_place_is_bad_input(tmp_path):
+    assert_bad_input(run("render", OPENING_ID, "-o", str(tmp_path / "missing" / "b.svg")), "-o", "cannot write")
+
+
+# ----- bench ----------------------------------------------------------------------------
+
+
+def test_bench_reports_each_operation():
+    result = run("bench", "--seconds", "0.01")
+    assert result.exit_code == 0, result.stderr
+    for name in ("parse XGID", "format XGID", "parse GNU Backgammon ID", "pip counts", "SVG board"):
+        assert name in result.stdout
+
+
+def test_bench_json_follows_the_schema():
+    document = run_json("bench", "--seconds", "0.01")
+    names = [r["name"] for r in document["results"]]
+    assert "parse XGID" in names
+    assert all(r["calls"] >= 1 and r["per_second"] > 0 for r in document["results"])
+    assert (("legal moves (opening, 31)" in names) == analysis.has_move_generation())
+
+
+def test_json_schema_rejects_a_document_missing_a_field():
+    jsonschema = pytest.importorskip("jsonschema")
+    document = run_json("analyze", OPENING_ID)
+    del document["position"]["pips"]
+    with pytest.raises(jsonschema.ValidationError):
+        validate(document)
+
+
+def test_match_state_default_is_money():
+    assert run_json("analyze", OPENING_ID)["match"] == {
+        "length": 0,
+        "score": {"on_roll": 0, "opponent": 0},
+        "away": None,
+        "on_roll_player": MatchState().on_roll,
+        "cube": {"value": 1, "owner": None},
+        "crawford": False,
+        "jacoby": False,
+        "beavers": False,
+        "double_offered": False,
+    }
