@@ -97,6 +97,7 @@ def _optional_module(name: str) -> Any | None:
 
 
 def has_move_generation() -> bool:
+    """Whether this build can list legal moves (``Position.legal_moves``)."""
     return hasattr(Position, "legal_moves")
 
 
@@ -104,18 +105,7 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[tuple[str, Po
     """(notation, resulting position) for every distinct legal play; needs move generation."""
     if not has_move_generation():
         raise FeatureUnavailableError("legal moves need move generation, which is not available yet in this build")
-    move_list = position.legal_moves(dice)  # type: ignore[attr-defined]
-    return [(str(move), child) for move, child in zip(move_list.moves, _children(move_list))]
-
-
-def _children(move_list: Any) -> list[Position]:
-    children = getattr(move_list, "children", None)
-    if children is not None:
-        return list(children)
-    return [Position.from_array(row) for row in move_list.positions]
-
-
-Evaluate = Callable[[Position], Sequence[float]]
+    return [(str(legal.move), legal.position) for legal in position.legal_moves(dice)]
 
 
 def position_evaluator(position: Position, plies: int | None) -> tuple[Evaluate, str] | None:
