@@ -379,3 +379,52 @@ def test_match_state_default_is_money():
         "beavers": False,
         "double_offered": False,
     }
+
+
+# ----- capabilities that have landed ----------------------------------------------------
+
+needs_race = pytest.mark.skipif(analysis._optional_module("race") is None, reason="race evaluation not merged yet")
+RACE_31 = RACE_XGID.replace(":00:", ":31:")
+
+
+@needs_race
+def test_race_positions_get_an_evaluation_and_ranked_moves():
+    document = run_json("analyze", RACE_31)
+    evaluation = document["evaluation"]
+    assert evaluation["source"] in ("race", "0-ply")
+    probabilities = evaluation["probabilities"]
+    assert 0.0 < probabilities["win"] < 1.0
+    assert probabilities["win_backgammon"] == probabilities["lose_backgammon"] == 0.0
+    moves = document["moves"]
+    equities = [entry["equity"] for entry in moves["moves"]]
+    assert moves["ranked_by"] == evaluation["source"]
+    assert equities == sorted(equities, reverse=True)
+    assert moves["moves"][0]["difference"] == 0.0
+    assert [entry["rank"] for entry in moves["moves"]] == list(range(1, len(equities) + 1))
+
+
+@needs_race
+def test_race_report_text_has_the_evaluation_table():
+    out = run("analyze", RACE_31).stdout
+    assert "Evaluation (" in out and "Equity" in out
+    assert "ranked by" in out
+
+
+@needs_move_generation
+def test_render_draws_a_legal_play_as_arrows(tmp_path):
+    target = tmp_path / "b.svg"
+    assert run("render", EXAMPLE_XGID, "-o", str(target), "--arrows", "8/5 6/5").exit_code == 0
+    group = ET.fromstring(target.read_text()).find("{http://www.w3.org/2000/svg}g[@id='arrow-arrows']")
+    assert len(group) == 2
+
+
+@needs_move_generation
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ([EXAMPLE_XGID, "--arrows", "8/4 6/5"], "not a legal play of 3-1"),
+        ([OPENING_ID, "--arrows", "8/x"], "cannot read"),
+    ],
+)
+def test_render_refuses_an_illegal_or_garbled_play(tmp_path, args, fragment):
+    assert_bad_input(run("render", *args, "-o", str(tmp_path / "b.svg")), "--arrows", fragment)

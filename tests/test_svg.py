@@ -258,3 +258,35 @@ def test_examples_render_to_png_for_a_person_to_look_at(name):
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     width = int.from_bytes(data[16:20], "big")
     assert width == int(parse(document).get("width"))
+
+
+def arrow_ends(document: str, group_id: str) -> list[tuple[float, float, float, float]]:
+    group = parse(document).find(f"svg:g[@id='{group_id}']", NS)
+    return [tuple(float(line.get(k)) for k in ("x1", "y1", "x2", "y2")) for line in group]
+
+
+def test_arrows_accept_move_text_and_move_objects():
+    from bgengine.move import Move
+
+    position = Position.initial()
+    as_text = arrow_ends(svg.board(position, arrows="8/5 6/5"), "arrow-arrows")
+    as_move = arrow_ends(svg.board(position, arrows=Move.parse("8/5 6/5")), "arrow-arrows")
+    as_pairs = arrow_ends(svg.board(position, arrows=[(8, 5), (6, 5)]), "arrow-arrows")
+    assert as_text == as_move == as_pairs
+    with pytest.raises(InvalidNotationError):
+        svg.board(position, arrows="8/x")
+
+
+def test_two_checkers_to_one_point_land_on_different_places():
+    (_, _, x1, y1), (_, _, x2, y2) = arrow_ends(svg.board(Position.initial(), arrows="8/5 6/5"), "arrow-arrows")
+    assert x1 == x2
+    assert y2 < y1  # bottom row: the second checker lands above the first
+
+
+def test_last_move_is_traced_back_from_where_the_checkers_stand():
+    after = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 1, 18: 1, 13: 5, 8: 3, 6: 5})
+    (x1, y1, x2, y2), = arrow_ends(svg.board(after, last_move="24/18"), "last-move-arrows")
+    root = parse(svg.board(after))
+    labels = {e.text: float(e.get("x")) for e in root.find("svg:g[@id='point-numbers']", NS)}
+    # the opponent's 24 and 18 are the player on roll's 1 and 7
+    assert (x1, x2) == (labels["1"], labels["7"])

@@ -24,6 +24,8 @@ PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose
 MOVES, EVALUATION, CUBE, ROLLOUT = "legal_moves", "evaluation", "cube", "rollout"
 
 Probabilities = tuple[float, float, float, float, float]
+#: A position evaluator: Position -> 5-vector from that position's player on roll.
+Evaluate = Callable[[Position], Sequence[float]]
 
 
 class FeatureUnavailableError(BgEngineError):

@@ -219,11 +219,13 @@ def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], a
               help="Width in pixels.")
 @click.option("--orientation", type=click.Choice(["right", "left"]), default="right", show_default=True,
               help="Side of the board where the player on roll bears off.")
+@click.option("--arrows", "arrow_move", metavar="MOVE",
+              help='A play of the player on roll to draw as arrows, e.g. "8/5 6/5".')
 @match_options
 @json_option
 def render(position: tuple[Position, MatchState | None], output: str, dice: tuple[int, int] | None, size: int,
-           orientation: str, match_length: int | None, score: tuple[int, int] | None, crawford: bool | None,
-           as_json: bool) -> None:
+           orientation: str, arrow_move: str | None, match_length: int | None, score: tuple[int, int] | None,
+           crawford: bool | None, as_json: bool) -> None:
     """Draw POSITION as an SVG picture."""
     from .svg import board as draw_board
 
@@ -231,7 +233,8 @@ def render(position: tuple[Position, MatchState | None], output: str, dice: tupl
     match = _match_for(read_match, match_length, score, crawford)
     if as_json and output == "-":
         raise BadInput("--json: the JSON report goes to standard output, so write the SVG to a file with -o FILE")
-    picture = draw_board(board, match=match, dice=dice, size=size, orientation=orientation)
+    arrows = _checked(lambda: _play_to_draw(board, arrow_move, dice or match.dice), "--arrows")
+    picture = draw_board(board, match=match, dice=dice, size=size, orientation=orientation, arrows=arrows)
     if output == "-":
         click.echo(picture)
         return
@@ -246,6 +249,18 @@ def render(position: tuple[Position, MatchState | None], output: str, dice: tupl
                               "orientation": orientation, "position": position_dict(board, match)})
     else:
         click.echo(f"wrote {output}")
+
+
+def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | None) -> Any:
+    """The Move that ``text`` names; checked against the legal plays when the dice are known."""
+    if text is None:
+        return ()
+    if dice is not None:
+        legal = board.legal_moves(dice)
+        return legal.moves[legal.index(text)]
+    from .move import Move
+
+    return Move.parse(text)
 
 
 @cli.command()

@@ -124,7 +124,7 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         return
     if analysis.evaluation is not None:
         evaluation = analysis.evaluation
-        title = f"Evaluation ({evaluation.source}, player on roll's view, cubeless)"
+        title = f"Evaluation ({evaluation.source}, cubeless, player on roll before the roll)"
         console.print(probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)]))
     elif EVALUATION in analysis.unavailable:
         console.print("Evaluation: not available yet in this build (needs the evaluator).")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from .errors import InvalidMatchStateError, InvalidNotationError
 
@@ -89,6 +89,8 @@ _DIE_PIPS = {
 
 #: A checker movement as (from point, to point) in one side's numbering: 25 bar, 0 off.
 Movement = tuple[int, int]
+#: Movements: move text ("24/18 13/11*"), a ``bgengine.move.Move``, or (from, to) pairs.
+MovementsArgument = Union[str, Iterable[Movement], Any]
 CubeArgument = Union[int, tuple[int, Union[str, None]], None]
 _CUBE_OWNERS = (None, "on_roll", "opponent")
 
@@ -114,8 +116,8 @@ def board(
     dice: tuple[int, int] | None = None,
     cube: CubeArgument = None,
     match: MatchState | None = None,
-    last_move: Iterable[Movement] | None = None,
-    arrows: Iterable[Movement] = (),
+    last_move: MovementsArgument | None = None,
+    arrows: MovementsArgument = (),
     size: int = 480,
     orientation: str = "right",
     colors: Mapping[str, str] | None = None,
@@ -124,9 +126,9 @@ def board(
 
     ``dice`` defaults to ``match.dice``; ``cube`` is a value (centred) or ``(value,
     owner)`` with owner None, ``"on_roll"`` or ``"opponent"``, defaulting to the match's
-    cube; ``match`` also gives the score. ``last_move`` is the opponent's previous play
-    as (from, to) pairs in the opponent's numbering; ``arrows`` are (from, to) pairs in
-    the player on roll's numbering (25 bar, 0 off). ``size`` is the width in pixels,
+    cube; ``match`` also gives the score. ``last_move`` is the opponent's previous play in
+    the opponent's numbering; ``arrows`` a play in the player on roll's numbering; each
+    as move text, a ``Move`` or (from, to) pairs (25 bar, 0 off). ``size`` is the width in pixels,
     ``orientation`` the side of the player on roll's home board: "right" or "left".
     """
     if orientation not in ORIENTATIONS:
@@ -150,8 +152,8 @@ def board(
         drawing.dice(_checked_dice(dice))
     drawing.info(position, match)
     if last_move is not None:
-        drawing.arrows(position, [(25 - a, 25 - b) for a, b in _checked_movements(last_move)], "last_move")
-    drawing.arrows(position, _checked_movements(arrows), "arrow")
+        drawing.arrows(position, _checked_movements(last_move), "last_move", mine=False)
+    drawing.arrows(position, _checked_movements(arrows), "arrow", mine=True)
     title = f"Backgammon position {position.gnubg_id()}"
     return SvgBoard(drawing.document(size, title))
 
@@ -185,9 +187,17 @@ def _cube_from(cube: CubeArgument, match: MatchState | None) -> _Cube | None:
     return _Cube(value, owner)
 
 
-def _checked_movements(movements: Iterable[Movement]) -> list[Movement]:
+def _checked_movements(movements: MovementsArgument) -> list[Movement]:
+    """(from, to) pairs from move text, a ``Move`` (its hops) or pairs given directly."""
+    if isinstance(movements, str):
+        from .move import Move
+
+        movements = Move.parse(movements)
+    steps = getattr(movements, "steps", None)
+    if steps is not None:
+        return [(int(start), int(end)) for start, end, _hit in steps]
     checked = []
-    for pair in movements:
+    for pair in movements:  # type: ignore[union-attr]
         if (
             not isinstance(pair, tuple)
             or len(pair) != 2
@@ -377,8 +387,13 @@ class _Drawing:
                       weight="bold" if side == "on_roll" else "normal", parent=group)
         self.text(_WIDTH - 4, _INFO_BAND / 2, right_text, size=15, fill=c["text"], anchor="end", parent=group)
 
-    def arrows(self, position: Position, movements: list[Movement], color_key: str) -> None:
-        """Arrows from a checker's point to where it lands (points in the player on roll's numbering)."""
+    def arrows(self, position: Position, movements: list[Movement], color_key: str, *, mine: bool) -> None:
+        """Arrows for a play in its player's own numbering (25 bar, 0 off).
+
+        The player on roll's play (``mine``) is still to be made: each arrow runs from the
+        top checker to the next free place. The opponent's play is already on the board:
+        traced back from where its checkers stand now.
+        """
         if not movements:
             return
         color = self.colors[color_key]
@@ -388,20 +403,31 @@ class _Drawing:
                           markerHeight=4, orient="auto-start-reverse")
         self.add("path", marker, d="M0,0 L10,5 L0,10 z", fill=color)
         group = self.add("g", id=f"{color_key.replace('_', '-')}-arrows")
-        for start, end in movements:
-            x1, y1 = self.anchor(position, start)
-            x2, y2 = self.anchor(position, end)
+        sign = 1 if mine else -1
+        heights = {point: max(sign * position[point if mine else 25 - point], 0) for point in range(1, 25)}
+        ends = []
+        for start, end in movements if mine else reversed(movements):
+            if mine:  # the checker leaves the top of its stack and lands on the next free place
+                heights[start] = heights.get(start, 1) - 1
+                ends.append((self.anchor(start, heights[start], mine), self.anchor(end, heights.get(end, 0), mine)))
+                heights[end] = heights.get(end, 0) + 1
+            else:  # undo the play: the checker is the top of its stack now
+                heights[end] = heights.get(end, 1) - 1
+                ends.append((self.anchor(start, heights.get(start, 0), mine), self.anchor(end, heights[end], mine)))
+                heights[start] = heights.get(start, 0) + 1
+        for (x1, y1), (x2, y2) in ends:
             self.add("line", group, x1=self.x(x1), y1=y1, x2=self.x(x2), y2=y2, stroke=color, stroke_width=5,
                      stroke_linecap="round", stroke_opacity=0.8, marker_end=f"url(#{marker_id})")
 
-    def anchor(self, position: Position, point: int) -> tuple[float, float]:
-        """Where an arrow starts or ends for a point (0 off, 25 bar) of the player on roll."""
+    def anchor(self, point: int, index: int, mine: bool) -> tuple[float, float]:
+        """Where an arrow meets a point (the index-th checker place), the bar or the tray of one side."""
+        direction = 1 if mine else -1
         if point == 25:
-            return _BAR_LEFT + _BAR_WIDTH / 2, _MIDDLE + 40
+            return _BAR_LEFT + _BAR_WIDTH / 2, _MIDDLE + direction * 40
         if point == 0:
-            return _TRAY_LEFT + _TRAY_WIDTH / 2, _FIELD_BOTTOM - 40
-        height = abs(position[point])
-        return _point_centre_x(point), _stack_y(point, max(height - 1, 0))
+            return _TRAY_LEFT + _TRAY_WIDTH / 2, _MIDDLE + direction * (_FIELD_HEIGHT / 2 - 40)
+        board_point = point if mine else 25 - point
+        return _point_centre_x(board_point), _stack_y(board_point, max(index, 0))
 
     def document(self, size: int, title: str) -> str:
         self.root.set("width", str(size))
