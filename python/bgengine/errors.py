@@ -23,3 +23,19 @@ class InvalidMatchStateError(BgEngineError, ValueError):
 
 class NotARaceError(BgEngineError, ValueError):
     """A position with contact given to something that needs a race (no contact)."""
+
+
+class InvalidProbabilitiesError(BgEngineError, ValueError):
+    """Game probabilities that cannot be: out of 0..1, NaN, or a gammon above its win."""
+
+
+class InvalidMatchEquityTableError(BgEngineError, ValueError):
+    """A match equity table that is malformed or not a table of match winning chances."""
+
+
+class MissingEvaluatorError(BgEngineError, ValueError):
+    """A position needs evaluating but no evaluator (or probabilities) was given."""
+
+
+class InvalidCubeSettingsError(BgEngineError, ValueError):
+    """Cube or match-equity settings out of range: cube efficiency, gammon rates, table size."""
