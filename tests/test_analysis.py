@@ -137,3 +137,42 @@ def test_analysis_dict_sees_everything_from_the_player_on_roll():
     assert body["position"]["on_bar"] == {"on_roll": 1, "opponent": 0}
     assert body["position"]["checkers_off"] == {"on_roll": 6, "opponent": 13}
     assert body["position"]["xgid"] == position.xgid(match)
+
+
+needs_cube = pytest.mark.skipif(analysis._optional_module("cube") is None, reason="cube module not merged yet")
+
+
+@needs_cube
+def test_cube_advice_comes_from_the_evaluation(monkeypatch):
+    """90% wins and no gammons in a money game: a double and a pass (textbook)."""
+    fake_module(monkeypatch, "evaluate", evaluate=lambda position, plies=0: (0.9, 0.0, 0.0, 0.0, 0.0))
+    report = analyze(Position.initial())
+    assert str(report.cube.action) == "Double / pass"
+    body = analysis_dict(report)["cube"]
+    assert body["abbreviation"] == "D/P"
+    assert body["unit"] == "money"
+    assert body["double_pass"] == 1.0
+    assert body["emg"] is None
+    assert CUBE not in report.unavailable
+
+
+@needs_cube
+def test_match_cube_advice_is_in_match_winning_chances_with_emg(monkeypatch):
+    fake_module(monkeypatch, "evaluate", evaluate=lambda position, plies=0: (0.6, 0.1, 0.0, 0.05, 0.0))
+    body = analysis_dict(analyze(Position.initial(), MatchState(match_length=7, score=(2, 4))))["cube"]
+    assert body["unit"] == "mwc"
+    assert 0.0 < body["no_double"] < 1.0
+    assert set(body["emg"]) == {"no_double", "double_take", "double_pass"}
+
+
+def test_no_cube_advice_once_the_dice_are_rolled(monkeypatch):
+    fake_module(monkeypatch, "evaluate", evaluate=lambda position, plies=0: (0.9, 0.0, 0.0, 0.0, 0.0))
+    report = analyze(Position.initial(), MatchState(dice=(3, 1)))
+    assert report.cube is None
+    assert CUBE not in report.unavailable
+
+
+def test_no_cube_advice_without_an_evaluation(monkeypatch):
+    monkeypatch.setattr(analysis, "_optional_module", lambda name: None)
+    report = analyze(Position.initial())
+    assert report.cube is None and CUBE in report.unavailable

@@ -428,3 +428,31 @@ def test_render_draws_a_legal_play_as_arrows(tmp_path):
 )
 def test_render_refuses_an_illegal_or_garbled_play(tmp_path, args, fragment):
     assert_bad_input(run("render", *args, "-o", str(tmp_path / "b.svg")), "--arrows", fragment)
+
+
+needs_race_and_cube = pytest.mark.skipif(
+    analysis._optional_module("race") is None or analysis._optional_module("cube") is None,
+    reason="race evaluation or the cube module not merged yet",
+)
+
+
+@needs_race_and_cube
+def test_race_before_the_roll_gets_cube_advice():
+    document = run_json("analyze", RACE_XGID)
+    cube = document["cube"]
+    assert cube["unit"] == "mwc"  # a 7-point match
+    assert cube["action"] in {"No double / take", "Double / take", "Double / pass", "Too good to double / pass",
+                              "Too good to double / take"}
+    out = run("analyze", RACE_XGID).stdout
+    assert "Cube decision (player on roll doubles; match winning chance)" in out
+    assert f"Proper cube action: {cube['action']}" in out
+    money = run_json("analyze", RACE_XGID.replace(":3:1:0:7:", ":0:0:0:0:"))["cube"]
+    assert money["unit"] == "money" and money["emg"] is None
+
+
+@needs_race_and_cube
+def test_contact_position_says_cube_advice_needs_an_evaluation():
+    if analysis._optional_module("evaluate") is not None:
+        pytest.skip("the evaluator has landed")
+    out = run("analyze", OPENING_ID).stdout
+    assert "Cube advice: not available yet in this build (needs an evaluation of this position)." in out

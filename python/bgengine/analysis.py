@@ -66,6 +66,7 @@ class Analysis:
     moves: tuple[MoveChoice, ...] | None = None
     moves_ranked_by: str | None = None
     unavailable: tuple[str, ...] = field(default=())
+    cube: Any | None = None  # a bgengine.cube.CubeDecision for the player on roll, before rolling
 
     def _repr_svg_(self) -> str:
         """The board with the dice and cube, so an analysis shows as a picture in Jupyter."""
@@ -159,7 +160,11 @@ def analyze(
         evaluation = Evaluation(_five(evaluate(position)), source)
     elif not position.is_game_over():
         unavailable.append(EVALUATION)
-    unavailable.append(CUBE)  # cube advice lands with the cube issue
+    cube = None
+    if dice is None and not position.is_game_over():
+        cube = _cube_advice(position, match, evaluation)
+        if cube is None:
+            unavailable.append(CUBE)
     moves = None
     ranked_by = None
     if dice is not None and not position.is_game_over():
@@ -169,7 +174,16 @@ def analyze(
             unavailable.append(MOVES)
     if _optional_module("rollout") is None:
         unavailable.append(ROLLOUT)
-    return Analysis(position, match, dice, evaluation, moves, ranked_by, tuple(unavailable))
+    return Analysis(position, match, dice, evaluation, moves, ranked_by, tuple(unavailable), cube)
+
+
+def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation | None) -> Any | None:
+    """The cube decision of the player on roll from ``evaluation``; None without the cube
+    module or an evaluation (cube advice needs both)."""
+    cube_module = _optional_module("cube")
+    if cube_module is None or evaluation is None:
+        return None
+    return cube_module.cube_decision(position, match, probabilities=evaluation.probabilities)
 
 
 def _five(values: Sequence[float]) -> Probabilities:
@@ -282,10 +296,45 @@ def analysis_dict(analysis: Analysis) -> dict[str, Any]:
         "dice": list(analysis.dice) if analysis.dice else None,
         "game_over": _game_over_dict(analysis.position),
         "evaluation": evaluation,
-        "cube": None,
+        "cube": None if analysis.cube is None else cube_dict(analysis.cube),
         "moves": None if analysis.moves is None else moves_dict(analysis.moves, analysis.moves_ranked_by),
         "unavailable": list(analysis.unavailable),
     }
+
+
+def cube_dict(decision: Any) -> dict[str, Any]:
+    """The ``cube`` object: a ``bgengine.cube.CubeDecision`` in plain numbers (the doubler's view)."""
+    errors = decision.errors
+    unit = {"MONEY": "money", "MWC": "mwc", "EMG": "emg"}[decision.unit.name]
+    result: dict[str, Any] = {
+        "action": str(decision.action),
+        "abbreviation": decision.action.abbreviation,
+        "unit": unit,
+        "no_double": _rounded(decision.no_double),
+        "double_take": _rounded(decision.double_take),
+        "double_pass": _rounded(decision.double_pass),
+        "double_beaver": _rounded(decision.double_beaver),
+        "take_point": _rounded(decision.take_point),
+        "cash_point": _rounded(decision.cash_point),
+        "cube_efficiency": _rounded(decision.cube_efficiency),
+        "errors": None if errors is None else {
+            "doubler_no_double": _rounded(errors.doubler_no_double),
+            "doubler_double": _rounded(errors.doubler_double),
+            "taker_take": _rounded(errors.taker_take),
+            "taker_pass": _rounded(errors.taker_pass),
+            "taker_beaver": _rounded(errors.taker_beaver),
+        },
+        "note": decision.note,
+        "emg": None,
+    }
+    if unit == "mwc":
+        emg = decision.to_emg()
+        result["emg"] = {name: _rounded(getattr(emg, name)) for name in ("no_double", "double_take", "double_pass")}
+    return result
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(float(value), 6)
 
 
 def _game_over_dict(position: Position) -> dict[str, str] | None:

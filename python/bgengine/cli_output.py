@@ -7,12 +7,13 @@ people, so its layout may change between versions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .analysis import EVALUATION, MOVES, Analysis, MoveChoice
+from .analysis import CUBE, EVALUATION, MOVES, Analysis, MoveChoice
 from .gnubg_id import encode_match_id
 from .match_state import MatchState
 from .position import Position
@@ -112,6 +113,44 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
     return table
 
 
+def cube_table(decision: Any) -> Table:
+    """No double / Double-Take / Double-Pass with the doubler's equities and each one's cost."""
+    unit = "money equity" if decision.unit.name == "MONEY" else "match winning chance"
+    table = Table(title=f"Cube decision (player on roll doubles; {unit})", title_justify="left")
+    table.add_column("")
+    table.add_column("Equity", justify="right")
+    table.add_column("Diff", justify="right")
+    emg = decision.to_emg() if decision.unit.name == "MWC" else None
+    if emg is not None:
+        table.add_column("EMG", justify="right")
+    best = max(v for v in (decision.no_double, _response(decision)) if v is not None)
+    for label, name in (("No double", "no_double"), ("Double/Take", "double_take"),
+                        ("Double/Pass", "double_pass"), ("Double/Beaver", "double_beaver")):
+        value = getattr(decision, name)
+        if value is None:
+            continue
+        number = f"{100 * value:.2f}%" if emg is not None else f"{value:+.3f}"
+        cells = [label, number, f"{value - best:+.3f}" if emg is None else f"{100 * (value - best):+.2f}%"]
+        if emg is not None:
+            cells.append(f"{getattr(emg, name):+.3f}")
+        table.add_row(*cells)
+    return table
+
+
+def _response(decision: Any) -> float | None:
+    """The doubler's equity after the taker's best response (None when no double is possible)."""
+    responses = [v for v in (decision.double_take, decision.double_pass, decision.double_beaver) if v is not None]
+    return min(responses) if responses else None
+
+
+def cube_summary(decision: Any) -> str:
+    """The proper action, then the take and cash points when a double is possible."""
+    text = f"Proper cube action: {decision.action}" + (f" ({decision.note})" if decision.note else "")
+    if decision.take_point is not None and decision.cash_point is not None:
+        text += f"; take point {100 * decision.take_point:.1f}%, cash point {100 * decision.cash_point:.1f}%"
+    return text
+
+
 def print_analysis(console: Console, analysis: Analysis) -> None:
     """The whole report: board and facts, evaluation, cube advice, moves."""
     print_position(console, analysis.position, analysis.match)
@@ -128,7 +167,12 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         console.print(probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)]))
     elif EVALUATION in analysis.unavailable:
         console.print("Evaluation: not available yet in this build (needs the evaluator).")
-    console.print("Cube advice: not available yet in this build (needs the cube module).")
+    if analysis.cube is not None:
+        console.print(cube_table(analysis.cube))
+        console.print(cube_summary(analysis.cube))
+    elif CUBE in analysis.unavailable:
+        needs = "an evaluation of this position" if analysis.evaluation is None else "the cube module"
+        console.print(f"Cube advice: not available yet in this build (needs {needs}).")
     if analysis.dice is None:
         return
     console.print()
