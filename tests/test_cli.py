@@ -242,7 +242,8 @@ def test_internal_error_exits_1_with_one_line(monkeypatch):
 
 
 def test_help_and_version_exit_0():
-    for args in (["--help"], ["--version"], *([command, "--help"] for command in ("analyze", "moves", "render", "bench"))):
+    commands = ("analyze", "moves", "render", "bench", "cube")
+    for args in (["--help"], ["--version"], *([command, "--help"] for command in commands)):
         result = run(*args)
         assert result.exit_code == 0, (args, result.stderr)
     assert "0.1" in run("--version").stdout
@@ -456,3 +457,59 @@ def test_contact_position_says_cube_advice_needs_an_evaluation():
         pytest.skip("the evaluator has landed")
     out = run("analyze", OPENING_ID).stdout
     assert "Cube advice: not available yet in this build (needs an evaluation of this position)." in out
+
+
+# ----- cube -----------------------------------------------------------------------------
+
+
+@needs_race_and_cube
+def test_cube_command_with_given_probabilities_names_the_textbook_action():
+    """90% wins and no gammons in a money game is a double and a pass."""
+    document = run_json("cube", OPENING_ID, "--probabilities", "0.9,0,0,0,0")
+    assert document["evaluation"]["source"] == "given"
+    assert document["cube"]["action"] == "Double / pass"
+    assert document["cube"]["double_pass"] == 1.0
+    out = run("cube", OPENING_ID, "--probabilities", "0.9 0 0 0 0").stdout
+    assert "Proper cube action: Double / pass" in out
+    assert "Money game, cube centred" in out
+
+
+@needs_race_and_cube
+def test_cube_command_evaluates_races_itself_and_takes_match_options():
+    document = run_json("cube", RACE_XGID, "--match", "5", "--score", "0-3")
+    assert document["evaluation"]["source"] in ("race", "0-ply")
+    assert document["cube"]["unit"] == "mwc"
+    assert document["match"]["away"] == {"on_roll": 5, "opponent": 2}
+
+
+@needs_race_and_cube
+def test_cube_command_crawford_game_has_no_cube_action():
+    document = run_json("cube", OPENING_ID, "--match", "5", "--score", "4-2", "--crawford",
+                        "--probabilities", "0.7,0.2,0,0.1,0")
+    assert document["cube"]["abbreviation"] == "-"
+
+
+@needs_race_and_cube
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--probabilities", "0.5,0.6"], ["'--probabilities'", "five numbers"]),
+        (["--probabilities", "0.5,0.6,0,0,0"], ["--probabilities", "above win"]),
+        (["--probabilities", "1.5,0,0,0,0"], ["'--probabilities'"]),
+        (["--score", "1-1"], ["--score", "needs a match length"]),
+    ],
+)
+def test_cube_command_bad_input(args, fragments):
+    assert_bad_input(run("cube", OPENING_ID, *args), "bgengine cube:", *fragments)
+
+
+@needs_race_and_cube
+def test_cube_command_for_a_contact_position_needs_probabilities_until_the_evaluator_lands():
+    if analysis._optional_module("evaluate") is not None:
+        pytest.skip("the evaluator has landed")
+    assert_bad_input(run("cube", OPENING_ID), "bgengine cube:", "needs an evaluation", "--probabilities")
+
+
+def test_cube_command_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("cube", finished.gnubg_id(), "--probabilities", "1,0,0,0,0"), "game is over")

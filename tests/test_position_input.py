@@ -102,3 +102,18 @@ def test_money_rules_do_not_carry_into_a_match():
 def test_impossible_match_options_are_refused(kwargs, fragment):
     with pytest.raises(InvalidMatchStateError, match=fragment):
         with_match_options(None, **kwargs)
+
+
+def test_parse_probabilities_reads_five_numbers():
+    from bgengine.position_input import parse_probabilities
+
+    assert parse_probabilities("0.6,0.2,0.01,0.1,0") == (0.6, 0.2, 0.01, 0.1, 0.0)
+    assert parse_probabilities(" 1 0 0 0 0 ") == (1.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("text", ["", "0.5", "0.5,0,0,0", "0.5,0,0,0,0,0", "a,b,c,d,e", "1.2,0,0,0,0", "-0.1,0,0,0,0"])
+def test_parse_probabilities_rejects_anything_but_five_chances(text):
+    from bgengine.position_input import parse_probabilities
+
+    with pytest.raises(InvalidNotationError, match="five numbers 0..1"):
+        parse_probabilities(text)

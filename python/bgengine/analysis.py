@@ -177,6 +177,33 @@ def analyze(
     return Analysis(position, match, dice, evaluation, moves, ranked_by, tuple(unavailable), cube)
 
 
+def cube_advice(
+    position: Position, match: MatchState, probabilities: Sequence[float] | None = None
+) -> tuple[Evaluation, Any]:
+    """(the evaluation used, the cube decision) of the player on roll before rolling.
+
+    ``probabilities`` (the player on roll's 5-vector) replace the evaluator; raises
+    ``FeatureUnavailableError`` without the cube module or any way to evaluate.
+    """
+    if position.is_game_over():
+        raise FeatureUnavailableError("the game is over: there is no cube decision")
+    if probabilities is not None:
+        evaluation = Evaluation(_five(probabilities), "given")
+    else:
+        evaluator = position_evaluator(position, None)
+        if evaluator is None:
+            raise FeatureUnavailableError(
+                f"cube advice needs an evaluation of this {position.phase.value} position, which this build"
+                " cannot give yet; give the probabilities instead (bgengine cube --probabilities W,WG,WBG,LG,LBG)"
+            )
+        evaluate, source = evaluator
+        evaluation = Evaluation(_five(evaluate(position)), source)
+    decision = _cube_advice(position, match, evaluation)
+    if decision is None:
+        raise FeatureUnavailableError("cube advice needs the cube module, which is not available yet in this build")
+    return evaluation, decision
+
+
 def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation | None) -> Any | None:
     """The cube decision of the player on roll from ``evaluation``; None without the cube
     module or an evaluation (cube advice needs both)."""
@@ -281,15 +308,20 @@ def moves_dict(moves: Sequence[MoveChoice], ranked_by: str | None) -> dict[str, 
     return {"count": len(moves), "ranked_by": ranked_by, "moves": entries}
 
 
+def evaluation_dict(evaluation: Evaluation | None) -> dict[str, Any] | None:
+    """The ``evaluation`` object: where the numbers come from, the 5-vector and its equity."""
+    if evaluation is None:
+        return None
+    return {
+        "source": evaluation.source,
+        "probabilities": probabilities_dict(evaluation.probabilities),
+        "cubeless_equity": round(evaluation.cubeless_equity, 6),
+    }
+
+
 def analysis_dict(analysis: Analysis) -> dict[str, Any]:
     """The body of ``bgengine analyze --json`` (without the schema/command header)."""
-    evaluation = None
-    if analysis.evaluation is not None:
-        evaluation = {
-            "source": analysis.evaluation.source,
-            "probabilities": probabilities_dict(analysis.evaluation.probabilities),
-            "cubeless_equity": round(analysis.evaluation.cubeless_equity, 6),
-        }
+    evaluation = evaluation_dict(analysis.evaluation)
     return {
         "position": position_dict(analysis.position, analysis.match),
         "match": match_dict(analysis.match),

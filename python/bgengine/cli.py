@@ -19,11 +19,11 @@ import click
 from . import __version__
 from .analysis import FeatureUnavailableError, analysis_dict, has_move_generation, legal_plays, match_dict
 from .analysis import analyze as analyze_position
-from .analysis import moves_dict, position_dict, position_evaluator, rank_plays
+from .analysis import cube_advice, cube_dict, evaluation_dict, moves_dict, position_dict, position_evaluator, rank_plays
 from .errors import BgEngineError
 from .match_state import MatchState
 from .position import Position
-from .position_input import parse_dice, parse_score, read_position, with_match_options
+from .position_input import parse_dice, parse_probabilities, parse_score, read_position, with_match_options
 
 #: Names the JSON documents' format; the number changes only when a field changes meaning or goes away.
 JSON_SCHEMA = "bgengine.cli/1"
@@ -56,6 +56,7 @@ class ParsedText(click.ParamType):
 POSITION = ParsedText("position", read_position)
 DICE = ParsedText("dice", parse_dice)
 SCORE = ParsedText("score", parse_score)
+PROBABILITIES = ParsedText("probabilities", parse_probabilities)
 
 
 # ----- the group: one-line errors and exit codes ------------------------------------------
@@ -261,6 +262,32 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
     from .move import Move
 
     return Move.parse(text)
+
+
+@cli.command()
+@click.argument("position", type=POSITION)
+@click.option("--probabilities", type=PROBABILITIES, metavar="W,WG,WBG,LG,LBG",
+              help="The player on roll's cubeless chances, instead of the engine's evaluation.")
+@match_options
+@json_option
+def cube(position: tuple[Position, MatchState | None], probabilities: tuple[float, ...] | None,
+         match_length: int | None, score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
+    """Double or not, take or pass: the cube decision of the player on roll before rolling."""
+    board, read_match = position
+    match = _match_for(read_match, match_length, score, crawford)
+    where = "--probabilities" if probabilities is not None else "POSITION"
+    evaluation, decision = _checked(lambda: cube_advice(board, match, probabilities), where)
+    if as_json:
+        _emit_json("cube", {"position": position_dict(board, match), "match": match_dict(match),
+                            "evaluation": evaluation_dict(evaluation), "cube": cube_dict(decision)})
+        return
+    from .cli_output import cube_summary, cube_table, describe_match, evaluation_table, make_console
+
+    console = make_console()
+    console.print(describe_match(match))
+    console.print(evaluation_table(evaluation))
+    console.print(cube_table(decision))
+    console.print(cube_summary(decision))
 
 
 @cli.command()

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .analysis import CUBE, EVALUATION, MOVES, Analysis, MoveChoice
+from .analysis import CUBE, EVALUATION, MOVES, Analysis, Evaluation, MoveChoice
 from .gnubg_id import encode_match_id
 from .match_state import MatchState
 from .position import Position
@@ -85,6 +85,12 @@ def probability_table(title: str, rows: Sequence[tuple[str, Sequence[float], flo
     for label, probabilities, equity in rows:
         table.add_row(label, *(_percent(p) for p in probabilities), f"{equity:+.3f}")
     return table
+
+
+def evaluation_table(evaluation: Evaluation) -> Table:
+    """The position's cubeless chances and equity, the player on roll's view before rolling."""
+    title = f"Evaluation ({evaluation.source}, cubeless, player on roll before the roll)"
+    return probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)])
 
 
 def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: str | None) -> Table:
@@ -162,9 +168,7 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         console.print(f"Game over: {side} wins ({result.name.lower()}).")
         return
     if analysis.evaluation is not None:
-        evaluation = analysis.evaluation
-        title = f"Evaluation ({evaluation.source}, cubeless, player on roll before the roll)"
-        console.print(probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)]))
+        console.print(evaluation_table(analysis.evaluation))
     elif EVALUATION in analysis.unavailable:
         console.print("Evaluation: not available yet in this build (needs the evaluator).")
     if analysis.cube is not None:

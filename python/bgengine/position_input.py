@@ -46,6 +46,23 @@ def parse_score(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+def parse_probabilities(text: str) -> tuple[float, float, float, float, float]:
+    """Five numbers ``win,win_gammon,win_backgammon,lose_gammon,lose_backgammon`` (0..1, the
+    player on roll's view, gammons including backgammons), separated by commas or spaces."""
+    parts = text.replace(",", " ").split() if isinstance(text, str) else []
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        values = []
+    if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
+        raise InvalidNotationError(
+            "probabilities are five numbers 0..1: win,win_gammon,win_backgammon,lose_gammon,lose_backgammon,"
+            f" got {text!r}"
+        )
+    win, win_g, win_bg, lose_g, lose_bg = values
+    return win, win_g, win_bg, lose_g, lose_bg
+
+
 def with_match_options(
     match: MatchState | None,
     *,
