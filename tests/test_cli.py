@@ -283,7 +283,10 @@ def test_moves_refuses_a_finished_game():
 def test_moves_are_ranked_best_first_when_an_evaluator_exists(monkeypatch):
     """With a fake evaluator and fake plays: ranks, equities and differences in the JSON."""
     start = Position.from_points({6: 2}, {6: 2})
-    plays = [("6/5 6/3", Position.from_points({6: 2}, {5: 1, 3: 1})), ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1}))]
+    plays = [
+        ("6/5 6/3", Position.from_points({6: 2}, {5: 1, 3: 1})),
+        ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1})),
+    ]
     values = {plays[0][1]: (0.25, 0.0, 0.0, 0.0, 0.0), plays[1][1]: (0.75, 0.0, 0.0, 0.0, 0.0)}
     monkeypatch.setattr("bgengine.cli.legal_plays", lambda position, dice: plays)
     monkeypatch.setattr("bgengine.cli.position_evaluator", lambda position, plies: (values.__getitem__, "fake"))

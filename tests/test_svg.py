@@ -290,3 +290,12 @@ def test_last_move_is_traced_back_from_where_the_checkers_stand():
     labels = {e.text: float(e.get("x")) for e in root.find("svg:g[@id='point-numbers']", NS)}
     # the opponent's 24 and 18 are the player on roll's 1 and 7
     assert (x1, x2) == (labels["1"], labels["7"])
+
+
+def test_a_crowded_bar_shows_four_checkers_and_the_count():
+    position = Position.from_points({6: 9}, {6: 8}, bar=6, opponent_bar=7)
+    root = parse(svg.board(position))
+    assert len(by_class(root, "circle", "on-roll")) == 5 + 4
+    assert len(by_class(root, "circle", "opponent")) == 5 + 4
+    checker_texts = [e.text for e in root.find("svg:g[@id='checkers']", NS).iter(f"{{{NS['svg']}}}text")]
+    assert sorted(checker_texts) == ["6", "7", "8", "9"]
