@@ -242,7 +242,7 @@ def test_internal_error_exits_1_with_one_line(monkeypatch):
 
 
 def test_help_and_version_exit_0():
-    commands = ("analyze", "moves", "render", "bench", "cube")
+    commands = ("analyze", "moves", "render", "bench", "cube", "play")
     for args in (["--help"], ["--version"], *([command, "--help"] for command in commands)):
         result = run(*args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -516,3 +516,65 @@ def test_cube_command_for_a_contact_position_needs_probabilities_until_the_evalu
 def test_cube_command_refuses_a_finished_game():
     finished = Position.from_points({}, {1: 15})
     assert_bad_input(run("cube", finished.gnubg_id(), "--probabilities", "1,0,0,0,0"), "game is over")
+
+
+# ----- play -----------------------------------------------------------------------------
+
+
+def play(*args: str, typed: str):
+    return CliRunner().invoke(cli, ["play", *args], input=typed, prog_name="bgengine")
+
+
+def test_play_shows_the_board_and_stops_on_quit():
+    result = play("--seed", "1", typed="q\n")
+    assert result.exit_code == 0, result.stderr
+    assert "+13-14-15-16-17-18-+" in result.stdout
+    assert "Opening throw:" in result.stdout
+    assert result.stdout.rstrip().endswith("Stopped.")
+
+
+def test_play_refuses_an_illegal_move_and_asks_again():
+    result = play("--seed", "3", typed="24/23\nmoves\nq\n")
+    assert "Illegal move: 24/23 is not a legal play of 5-1" in result.stdout
+    assert "Legal plays: " in result.stdout
+
+
+def test_play_json_summarises_a_resigned_game_on_stdout():
+    result = play("--seed", "1", "--json", typed="resign gammon\n")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert "Opening throw:" in result.stderr  # the session goes to stderr with --json
+    assert document["finished"] is True
+    assert document["winner"] == "engine"
+    assert document["score"] == {"you": 0, "engine": 2}
+    assert document["games"] == [{"winner": "engine", "result": "gammon", "cube": 1, "points": 2}]
+
+
+def test_play_a_match_and_save_it_as_mat(tmp_path):
+    from bgengine import read_mat
+
+    target = tmp_path / "m.mat"
+    result = play("--seed", "1", "--match", "3", "--opponent", "random", "--name", "Ann", "--save", str(target),
+                  "--json", typed="resign\n" * 3)
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert document["score"] == {"you": 0, "engine": 3}
+    assert document["saved"] == str(target)
+    match = read_mat(target)
+    assert match.score == (0, 3)
+    assert match.is_over
+
+
+def test_play_save_needs_a_match(tmp_path):
+    assert_bad_input(play("--save", str(tmp_path / "x.mat"), typed=""), "bgengine play:", "--save", "--match")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [(["--seat", "2"], "'--seat'"), (["--opponent", "gnubg"], "'--opponent'"), (["--match", "-1"], "'--match'"),
+     (["--seed", "x"], "'--seed'")],
+)
+def test_play_bad_options(args, fragment):
+    assert_bad_input(play(*args, typed=""), fragment)

@@ -291,6 +291,75 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
 
 
 @cli.command()
+@click.option("--match", "match_length", type=click.IntRange(min=0), default=0, metavar="LENGTH",
+              help="Play a match to LENGTH points (default: one money game).")
+@click.option("--opponent", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
+              help="The agent you play against (the neural-network agent comes with the evaluator).")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the dice (and of the random agent).")
+@click.option("--seat", type=click.Choice(["0", "1"]), default="0", show_default=True,
+              help="Your seat: player 0 (X in XGIDs) or 1.")
+@click.option("--name", default="You", show_default=True, help="Your name in the record.")
+@click.option("--save", type=click.Path(dir_okay=False, writable=True), metavar="FILE.mat",
+              help="Write the match record in Jellyfish .mat format (matches only).")
+@json_option
+def play(match_length: int, opponent: str, seed: int | None, seat: str, name: str, save: str | None,
+         as_json: bool) -> None:
+    """Play against the engine in this terminal; type moves such as 24/18 13/11.
+
+    With --json the session is written to standard error and a summary of the result to
+    standard output.
+    """
+    from .agents import HeuristicAgent, RandomAgent
+    from .match import Match
+    from .matfile import write_mat
+    from .play_terminal import play_in_terminal
+
+    if save is not None and not match_length:
+        raise BadInput("--save: a .mat record holds a match; give --match LENGTH")
+    agent = HeuristicAgent() if opponent == "heuristic" else RandomAgent(seed)
+    human = int(seat)
+    engine_name = f"bgengine ({opponent})"
+    record = play_in_terminal(
+        agent, length=match_length, human=human, seed=seed, names=(name, engine_name),
+        input=click.get_text_stream("stdin"), output=sys.stderr if as_json else click.get_text_stream("stdout"),
+    )
+    if save is not None and isinstance(record, Match):
+        try:
+            write_mat(record, save)
+        except OSError as error:
+            raise BadInput(f"--save {save}: cannot write: {error.strerror}") from None
+    if as_json:
+        _emit_json("play", _play_summary(record, human, match_length, opponent, save))
+
+
+def _play_summary(record: Any, human: int, match_length: int, opponent: str, save: str | None) -> dict[str, Any]:
+    """The ``play`` JSON body: who won what, from the human's side ("you") and the engine's."""
+    def side(player: int | None) -> str | None:
+        return None if player is None else ("you" if player == human else "engine")
+
+    if match_length:
+        games = list(record.games)
+        winner, score = record.winner, record.score
+    else:
+        games = [record]
+        outcome = record.outcome
+        winner = None if outcome is None else outcome.winner
+        points = 0 if outcome is None else outcome.points
+        score = tuple(points if outcome is not None and player == outcome.winner else 0 for player in (0, 1))
+    finished = [game.outcome for game in games if game.outcome is not None]
+    return {
+        "match_length": match_length,
+        "opponent": opponent,
+        "finished": record.is_over,
+        "winner": side(winner),
+        "score": {"you": score[human], "engine": score[1 - human]},
+        "games": [{"winner": side(o.winner), "result": o.result.name.lower(), "cube": o.cube_value,
+                   "points": o.points} for o in finished],
+        "saved": save,
+    }
+
+
+@cli.command()
 @click.option("--seconds", type=click.FloatRange(0.01, 10.0), default=0.2, show_default=True,
               help="Time spent on each operation.")
 @json_option
