@@ -360,7 +360,7 @@ def test_bench_json_follows_the_schema():
     names = [r["name"] for r in document["results"]]
     assert "parse XGID" in names
     assert all(r["calls"] >= 1 and r["per_second"] > 0 for r in document["results"])
-    assert (("legal moves (opening, 31)" in names) == analysis.has_move_generation())
+    assert (("legal moves + notation (opening, 31)" in names) == analysis.has_move_generation())
 
 
 def test_json_schema_rejects_a_document_missing_a_field():
@@ -578,3 +578,10 @@ def test_play_save_needs_a_match(tmp_path):
 )
 def test_play_bad_options(args, fragment):
     assert_bad_input(play(*args, typed=""), fragment)
+
+
+def test_bench_times_every_capability_this_build_has():
+    names = [r["name"] for r in run_json("bench", "--seconds", "0.01")["results"]]
+    assert ("race evaluation (bear-off, 7 v 7)" in names) == (analysis._optional_module("race") is not None)
+    assert ("cube decision (money)" in names) == (analysis._optional_module("cube") is not None)
+    assert ("random self-play game" in names) == analysis.has_move_generation()

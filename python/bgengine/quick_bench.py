@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .analysis import has_move_generation, legal_plays
+from .analysis import _optional_module, has_move_generation, legal_plays
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match_state import MatchState
 from .position import Position
@@ -64,11 +64,14 @@ def _cases() -> list[_Case]:
     if has_move_generation():
         cases.append(
             _Case(
-                "legal moves (opening, 31)",
+                "legal moves + notation (opening, 31)",
                 lambda: legal_plays(opening, (3, 1)),
                 lambda: len(legal_plays(opening, (3, 1))) == OPENING_31_PLAYS,
             )
         )
+    cases += _race_and_cube_cases()
+    if has_move_generation():
+        cases.append(_self_play_case())
     from .svg import board
 
     cases.append(
@@ -76,6 +79,34 @@ def _cases() -> list[_Case]:
               lambda: str(board(position, match=match)).startswith("<svg"))
     )
     return cases
+
+
+def _race_and_cube_cases() -> list[_Case]:
+    """Race evaluation and cube decisions, when this build has them."""
+    cases = []
+    race = _optional_module("race")
+    if race is not None:
+        last_checkers = Position.from_points({1: 1}, {1: 1})  # on roll bears off first: a certain win
+        bear_off = Position.from_points({4: 2, 5: 3, 6: 2}, {4: 2, 5: 3, 6: 2})
+        cases.append(_Case("race evaluation (bear-off, 7 v 7)", lambda: race.evaluate(bear_off),
+                           lambda: float(race.evaluate(last_checkers)[0]) == 1.0))
+    cube = _optional_module("cube")
+    if cube is not None:
+        chances = (0.9, 0.0, 0.0, 0.0, 0.0)  # a textbook double and pass in money play
+        cases.append(_Case("cube decision (money)", lambda: cube.cube_decision(probabilities=chances),
+                           lambda: str(cube.cube_decision(probabilities=chances).action) == "Double / pass"))
+    return cases
+
+
+def _self_play_case() -> _Case:
+    """One seeded game between two random agents, played to the end."""
+    from .agents import RandomAgent
+    from .selfplay import play_game
+
+    def game() -> object:
+        return play_game(RandomAgent(7), RandomAgent(8), seed=2024)
+
+    return _Case("random self-play game", game, lambda: game().is_over)
 
 
 def _with_match(parsed: tuple[Position, MatchState | None]) -> tuple[Position, MatchState]:
