@@ -299,3 +299,19 @@ def test_a_crowded_bar_shows_four_checkers_and_the_count():
     assert len(by_class(root, "circle", "opponent")) == 5 + 4
     checker_texts = [e.text for e in root.find("svg:g[@id='checkers']", NS).iter(f"{{{NS['svg']}}}text")]
     assert sorted(checker_texts) == ["6", "7", "8", "9"]
+
+
+def test_game_and_match_show_as_pictures_with_the_last_play():
+    from bgengine import Game, Match
+    from bgengine.actions import Play, Roll
+
+    game = Game()
+    game.push(Roll((3, 1)))  # the opening throw: player 0 threw 3, player 1 threw 1
+    game.push(Play(game.legal_moves().moves[game.legal_moves().index("8/5 6/5")]))
+    picture = game._repr_svg_()
+    assert picture == svg.game_board(game)
+    root = parse(picture)
+    assert len(root.find("svg:g[@id='last-move-arrows']", NS)) == 2  # 8/5 6/5, now the opponent's play
+    assert svg.game_board(game, last_move=None).find("last-move-arrows") == -1
+    match = Match(5)
+    assert match._repr_svg_() == svg.game_board(match.game)

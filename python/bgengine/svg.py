@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Union
 from .errors import InvalidMatchStateError, InvalidNotationError
 
 if TYPE_CHECKING:
+    from .game import Game
     from .match_state import MatchState
     from .position import Position
 
@@ -156,6 +157,22 @@ def board(
     drawing.arrows(position, _checked_movements(arrows), "arrow", mine=True)
     title = f"Backgammon position {position.gnubg_id()}"
     return SvgBoard(drawing.document(size, title))
+
+
+def game_board(game: Game, **options: Any) -> SvgBoard:
+    """The current position of a ``Game`` with its match state and the opponent's last play.
+
+    ``options`` are those of ``board``; ``last_move`` defaults to the previous checker play
+    when the other player made it.
+    """
+    if "last_move" not in options:
+        for before, action in reversed(game.history):
+            move = getattr(action, "move", None)
+            if move is not None:
+                if before.on_roll != game.state.on_roll and not move.is_pass():
+                    options["last_move"] = move
+                break
+    return board(game.position, match=game.state, **options)
 
 
 def _checked_dice(dice: object) -> tuple[int, int]:
