@@ -103,10 +103,10 @@ def _self_play_case() -> _Case:
     from .agents import RandomAgent
     from .selfplay import play_game
 
-    def game() -> object:
-        return play_game(RandomAgent(7), RandomAgent(8), seed=2024)
+    def game() -> bool:
+        return play_game(RandomAgent(7), RandomAgent(8), seed=2024).is_over
 
-    return _Case("random self-play game", game, lambda: game().is_over)
+    return _Case("random self-play game", game, game)
 
 
 def _with_match(parsed: tuple[Position, MatchState | None]) -> tuple[Position, MatchState]:
