@@ -9,7 +9,9 @@ from .actions import Decision
 from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
 from .cube_efficiency import cube_efficiency
+from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
+from .doubling import CubeOwner
 from .errors import (
     BgEngineError,
     DiceError,
@@ -30,6 +32,7 @@ from .match_equity import cubeless_mwc, gammon_values
 from .match_state import MatchState
 from .matfile import format_mat, parse_mat, read_mat, write_mat
 from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
+from .met_generator import generate_met
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .selfplay import play_game, play_match
@@ -42,7 +45,9 @@ __all__ = [
     "BgEngineError",
     "CubeAction",
     "CubeDecision",
+    "CubeDecisionMatrix",
     "CubeErrors",
+    "CubeOwner",
     "CubeQuestion",
     "Decision",
     "DiceError",
@@ -70,6 +75,7 @@ __all__ = [
     "RandomAgent",
     "RandomDice",
     "cube_decision",
+    "cube_decision_matrix",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",
@@ -77,6 +83,7 @@ __all__ = [
     "format_mat",
     "format_xgid",
     "gammon_values",
+    "generate_met",
     "kazaross_xg2",
     "load_met",
     "parse_gnubg_ids",

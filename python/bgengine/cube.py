@@ -130,23 +130,30 @@ class CubeDecision:
         win, lose = self.emg_reference
         scale = 2.0 / (win - lose)
 
-        def emg(mwc: float | None) -> float | None:
-            return None if mwc is None else scale * (mwc - lose) - 1.0
+        def emg(mwc: float) -> float:
+            return scale * (mwc - lose) - 1.0
+
+        def maybe_emg(mwc: float | None) -> float | None:
+            return None if mwc is None else emg(mwc)
+
+        def maybe_scaled(error: float | None) -> float | None:
+            return None if error is None else error * scale
 
         errors = self.errors
         if errors is not None:
             errors = CubeErrors(
-                *(None if e is None else e * scale for e in (
-                    errors.doubler_no_double, errors.doubler_double, errors.taker_take,
-                    errors.taker_pass, errors.taker_beaver,
-                ))  # type: ignore[arg-type]
+                errors.doubler_no_double * scale,
+                errors.doubler_double * scale,
+                errors.taker_take * scale,
+                errors.taker_pass * scale,
+                maybe_scaled(errors.taker_beaver),
             )
         return replace(
             self,
             no_double=emg(self.no_double),
-            double_take=emg(self.double_take),
-            double_pass=emg(self.double_pass),
-            double_beaver=emg(self.double_beaver),
+            double_take=maybe_emg(self.double_take),
+            double_pass=maybe_emg(self.double_pass),
+            double_beaver=maybe_emg(self.double_beaver),
             errors=errors,
             unit=EquityUnit.EMG,
         )

@@ -54,7 +54,7 @@ def cube_decision_matrix(
     """The decision of the player on roll with these probabilities at every pair of away scores.
 
     Scores with a player 1-away are taken as post-Crawford (the Crawford game has no cube
-    action); scores where the cube value is impossible (MatchState refuses it) are left out.
+    action). The cube owner is seen from the player on roll.
     """
     if isinstance(match_length, bool) or not isinstance(match_length, int) or match_length < 1:
         raise InvalidCubeSettingsError(f"match length must be a whole number >= 1, got {match_length!r}")

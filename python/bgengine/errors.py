@@ -21,10 +21,6 @@ class InvalidMatchStateError(BgEngineError, ValueError):
     """Impossible match data: scores, cube value or owner, Crawford flag, dice."""
 
 
-class NotARaceError(BgEngineError, ValueError):
-    """A position with contact given to something that needs a race (no contact)."""
-
-
 class InvalidProbabilitiesError(BgEngineError, ValueError):
     """Game probabilities that cannot be: out of 0..1, NaN, or a gammon above its win."""
 
@@ -39,6 +35,10 @@ class MissingEvaluatorError(BgEngineError, ValueError):
 
 class InvalidCubeSettingsError(BgEngineError, ValueError):
     """Cube or match-equity settings out of range: cube efficiency, gammon rates, table size."""
+
+
+class NotARaceError(BgEngineError, ValueError):
+    """A position with contact given to something that needs a race (no contact)."""
 
 
 class DiceError(BgEngineError, ValueError):

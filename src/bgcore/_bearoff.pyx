@@ -18,6 +18,8 @@ from libc.math cimport INFINITY, NAN
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
 from bgcore._board cimport phase_of, board_problem_code
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
+from libc.stdlib cimport malloc, free
 
 cnp.import_array()
 
@@ -30,12 +32,14 @@ cdef enum:
 # The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
 cdef int ROLL_HIGH[NUM_ROLLS]
 cdef int ROLL_LOW[NUM_ROLLS]
-cdef double ROLL_WEIGHT[NUM_ROLLS]
+cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at the end
 
 cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
 # PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
 cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
+# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
+cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
 
 
 cdef void init_constants() noexcept nogil:
@@ -52,17 +56,22 @@ cdef void init_constants() noexcept nogil:
         for low in range(1, high + 1):
             ROLL_HIGH[i] = high
             ROLL_LOW[i] = low
-            ROLL_WEIGHT[i] = (1.0 if high == low else 2.0) / 36.0
+            ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
     for d in range(MAX_PIP_BANK + 1):
         for k in range(PIP_BANK_WIDTH):
             PIP_BANK[d][k] = 0.0
     PIP_BANK[0][0] = 1.0
+    PIP_BANK_OVERSHOOT[0] = 0.0
     for d in range(1, MAX_PIP_BANK + 1):
         for r in range(NUM_ROLLS):
             pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
             for k in range(1, PIP_BANK_WIDTH):
-                PIP_BANK[d][k] += ROLL_WEIGHT[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
+                PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
+        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
+        for k in range(PIP_BANK_WIDTH):
+            PIP_BANK[d][k] /= 36.0
+            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
 
 
 init_constants()
@@ -219,6 +228,78 @@ cdef void scan_children(ChildScan* scan, int* counts, int roll) noexcept nogil:
         scan_non_double(scan, counts, ROLL_HIGH[roll], ROLL_LOW[roll])
 
 
+cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int roll,
+                                     checker_t* buffer) noexcept nogil:
+    """Like scan_children, through the general move generator (buffer: MAX_CHILDREN boards)."""
+    cdef checker_t board[NUM_SLOTS]
+    cdef int child_counts[MAX_TABLE_POINTS + 1]
+    cdef int p, i, n
+    for p in range(NUM_SLOTS):
+        board[p] = counts[p] if 1 <= p <= scan.points else 0
+    n = legal_children(board, ROLL_HIGH[roll], ROLL_LOW[roll], buffer, MAX_CHILDREN)
+    scan.count = 0
+    for i in range(n):
+        for p in range(1, scan.points + 1):
+            child_counts[p] = -buffer[i * NUM_SLOTS + NUM_SLOTS - 1 - p]
+        if scan.count < MAX_BEAROFF_CHILDREN:
+            scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
+            scan.count += 1
+
+
+cdef void sort_ranks(long long* ranks, int count) noexcept nogil:
+    cdef int i, j
+    cdef long long value
+    for i in range(1, count):
+        value = ranks[i]
+        j = i - 1
+        while j >= 0 and ranks[j] > value:
+            ranks[j + 1] = ranks[j]
+            j -= 1
+        ranks[j + 1] = value
+
+
+def movegen_disagreements(int points, long long first_rank, long long last_rank):
+    """(rank, die1, die2) where the bear-off scan and legal_children give different children.
+
+    Checks every roll of ranks first_rank..last_rank-1 of the one-sided positions on
+    ``points`` points (the opponent has no checkers on the board).
+    """
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
+    cdef long long size = positions_up_to(NUM_CHECKERS, points), rank
+    if not 1 <= first_rank <= last_rank <= size:
+        raise ValueError(f"ranks must satisfy 1 <= first <= last <= {size}")
+    cdef ChildScan* own = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef ChildScan* general = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef int roll, i
+    cdef bint same
+    found = []
+    own.points = general.points = points
+    own.distinct = True
+    try:
+        for rank in range(first_rank, last_rank):
+            one_sided_unrank(rank, points, counts)
+            for roll in range(NUM_ROLLS):
+                scan_children(own, counts, roll)
+                scan_children_with_movegen(general, counts, roll, buffer)
+                sort_ranks(own.ranks, own.count)
+                sort_ranks(general.ranks, general.count)
+                same = own.count == general.count
+                for i in range(own.count if same else 0):
+                    if own.ranks[i] != general.ranks[i]:
+                        same = False
+                        break
+                if not same:
+                    found.append((rank, ROLL_HIGH[roll], ROLL_LOW[roll]))
+    finally:
+        free(own)
+        free(general)
+        free(buffer)
+    return found
+
+
 def bearoff_children(counts, int die1, int die2):
     """Sorted distinct ranks of the children of a one-sided position (len(counts) points)."""
     cdef int points = len(counts)
@@ -285,7 +366,7 @@ def one_sided_size(int checkers, int points):
 cdef void build_one_sided_ranks(long long start, long long stop, int points, int width,
                                 double* rolls, int* last_column, double* expected,
                                 double* first_off, double* first_expected,
-                                long long full_start) noexcept nogil:
+                                long long full_start, checker_t* movegen_buffer) noexcept nogil:
     """Rows start..stop-1: play minimising expected rolls (to finish, and to the first off)."""
     cdef ChildScan scan
     cdef int counts[MAX_TABLE_POINTS + 1]
@@ -304,12 +385,15 @@ cdef void build_one_sided_ranks(long long start, long long stop, int points, int
             expected[0] = 0.0
             continue
         one_sided_unrank(rank, points, counts)
-        mean = 1.0
-        first_mean = 1.0
+        mean = 0.0
+        first_mean = 0.0
         last = 0
         for roll in range(NUM_ROLLS):
-            scan_children(&scan, counts, roll)
-            weight = ROLL_WEIGHT[roll]
+            if movegen_buffer != NULL:
+                scan_children_with_movegen(&scan, counts, roll, movegen_buffer)
+            else:
+                scan_children(&scan, counts, roll)
+            weight = ROLL_WAYS[roll]
             best = scan.ranks[0]
             best_value = INFINITY
             best_first = -1
@@ -339,13 +423,17 @@ cdef void build_one_sided_ranks(long long start, long long stop, int points, int
                         first_off[(rank - full_start) * width + k + 1] += weight * source[k]
                 else:
                     first_off[(rank - full_start) * width + 1] += weight
-        expected[rank] = mean
+        expected[rank] = 1.0 + mean / 36.0
         last_column[rank] = last
+        for k in range(1, last + 1):
+            row[k] /= 36.0
         if rank >= full_start:
-            first_expected[rank - full_start] = first_mean
+            first_expected[rank - full_start] = 1.0 + first_mean / 36.0
+            for k in range(1, width):
+                first_off[(rank - full_start) * width + k] /= 36.0
 
 
-def build_one_sided(int points=HOME_POINTS, progress=None):
+def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=False):
     """One-sided table on ``points`` points: (rolls, expected, first_off, first_expected).
 
     rolls[r, k] = P(all checkers of position r off in exactly k rolls), play minimising
@@ -371,14 +459,18 @@ def build_one_sided(int points=HOME_POINTS, progress=None):
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
     cdef long long block = 1 << 15, start, stop
+    cdef checker_t* buffer = NULL
+    if through_movegen:
+        buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     for start in range(0, size, block):
         stop = min(size, start + block)
         with nogil:
             build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
                                   &expected_view[0], &first_view[0, 0], &first_expected_view[0],
-                                  full_start)
+                                  full_start, buffer)
         if progress is not None:
             progress(int(stop), int(size))
+    free(buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
@@ -408,7 +500,7 @@ cdef void build_two_sided_pair(long long mover, long long opponent, long long si
     cdef double total[3]
     total[0] = total[1] = total[2] = 0.0
     for roll in range(NUM_ROLLS):
-        weight = ROLL_WEIGHT[roll]
+        weight = ROLL_WAYS[roll]
         best_win = -1.0
         best[0] = best[1] = best[2] = -INFINITY
         for i in range(child_start[mover * NUM_ROLLS + roll], child_start[mover * NUM_ROLLS + roll + 1]):
@@ -428,6 +520,9 @@ cdef void build_two_sided_pair(long long mover, long long opponent, long long si
         total_win += weight * best_win
         for s in range(3):
             total[s] += weight * best[s]
+    total_win /= 36.0
+    for s in range(3):
+        total[s] /= 36.0
     win[pair] = total_win
     # After a double and take the opponent owns a cube of twice the value.
     cdef double double_value = min(1.0, 2.0 * total[2])
@@ -665,6 +760,21 @@ cdef void point_mass_at_zero(double* out) noexcept nogil:
         out[i] = 0.0
 
 
+cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
+    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
+    probability q (its expected overshoot in rolls) one roll less, so that the extra
+    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+    in the home board."""
+    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef int k
+    if q <= 0.0:
+        return
+    if q > 1.0:
+        q = 1.0
+    for k in range(RACE_WIDTH - 1):
+        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+
+
 cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
                             double* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
@@ -672,7 +782,8 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
 
     Exact from a one-sided table when every checker is on its points; otherwise the
     checkers beyond are stacked on the table's top point and the pips they still need to
-    get there are run off as a pip bank first (the approximation documented in docs).
+    get there are run off as a pip bank first, its overshoot credited back (the
+    approximation documented in docs/bearoff.md).
     """
     cdef const OneSidedTable* table = &HOME_TABLE
     if WIDE_TABLE.points and side.highest > HOME_POINTS:
@@ -692,10 +803,12 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
     cdef long long rank = one_sided_rank(stacked, table.points)
     convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
+    credit_overshoot(rolls, bank)
     if side.on_board == NUM_CHECKERS:
         convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
+        credit_overshoot(first, bank)
         convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
     else:
         point_mass_at_zero(first)
@@ -750,7 +863,7 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         return 0
     cdef double exact = two_sided_win_probability(board)
     if exact >= 0.0:
-        out[0] = exact
+        out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
     cdef double mover_rolls[RACE_WIDTH]
@@ -767,13 +880,13 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     survival(opponent_rolls, at_least)
-    cdef double win = first_finisher_chance(mover_rolls, at_least, 0)
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
     survival(opponent_first, at_least)
     cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
     survival(opponent_escape, at_least)
     cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
     survival(mover_first, at_least)
-    cdef double lose_gammon = min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
     survival(mover_escape, at_least)
     cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
     out[0] = win

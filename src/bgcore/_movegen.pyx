@@ -33,11 +33,31 @@ cdef extern from *:
 cdef enum:
     BAR_BIT = 1 << MOVER_BAR
     OUTSIDE_HOME = ((1 << 26) - 1) & ~((1 << 7) - 1)   # points 7..24 and the bar
-    DEDUPE_ROOM = 512                                   # > 255 children of a non-double
+    DEDUPE_ROOM = 256                                   # >= 255 children of a non-double
+    TABLE_SIZE = 512                                    # open-addressing slots, load <= 1/2
+    TABLE_SHIFT = 64 - 9                                # top 9 bits of a hash pick a slot
+
+
+cdef uint64_t SLOT_KEYS[NUM_SLOTS]   # random odd multipliers of the linear board hash
+
+
+cdef void fill_slot_keys() noexcept nogil:
+    """SplitMix64 outputs: a fixed pseudo-random key per slot."""
+    cdef uint64_t state = 0x5DEECE66D, z
+    cdef int i
+    for i in range(NUM_SLOTS):
+        state += 0x9E3779B97F4A7C15ULL
+        z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ULL
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+        SLOT_KEYS[i] = (z ^ (z >> 31)) | 1
+
+
+fill_slot_keys()
 
 
 ctypedef struct Generator:
     checker_t work[NUM_SLOTS]       # the position being played, sides already switched
+    uint64_t hash                   # sum of SLOT_KEYS[i] * work[i]: kept up to date per step
     unsigned int mine               # bit p: the mover has a checker on p (25 = bar)
     unsigned int blocked            # bit p: 2+ opposing checkers on p (mover's numbering)
     checker_t path[MOVE_SLOTS]      # steps of the play in progress
@@ -48,7 +68,8 @@ ctypedef struct Generator:
     int best_steps                  # dice played by the recorded children
     bint overflow
     bint dedupe
-    uint64_t hashes[DEDUPE_ROOM]
+    uint64_t hashes[DEDUPE_ROOM]    # hash of each recorded child (non-doubles only)
+    unsigned short table[TABLE_SIZE]  # child index + 1 by hash slot, 0 when free
 
 
 cdef inline int mover_slot(int point) noexcept nogil:
@@ -61,8 +82,10 @@ cdef void start(Generator* g, const checker_t* board, checker_t* children,
     cdef int p
     g.mine = 0
     g.blocked = 0
+    g.hash = 0
     for p in range(NUM_SLOTS):
         g.work[mover_slot(p)] = -board[p]
+        g.hash -= SLOT_KEYS[mover_slot(p)] * <uint64_t>(<int>board[p])
         if board[p] > 0:
             g.mine |= 1u << p
         elif board[p] <= -2 and p != 0:
@@ -97,6 +120,7 @@ cdef inline bint apply_step(Generator* g, int source, int die) noexcept nogil:
     cdef int target = source - die
     cdef bint hit = False
     g.work[mover_slot(source)] += 1
+    g.hash += SLOT_KEYS[mover_slot(source)]
     if g.work[mover_slot(source)] == 0:
         g.mine &= ~(1u << source)
     if target >= 1:
@@ -104,8 +128,10 @@ cdef inline bint apply_step(Generator* g, int source, int die) noexcept nogil:
             hit = True
             g.work[mover_slot(target)] = -1
             g.work[NUM_SLOTS - 1] += 1          # the blot goes to its owner's bar
+            g.hash += SLOT_KEYS[NUM_SLOTS - 1] - 2 * SLOT_KEYS[mover_slot(target)]
         else:
             g.work[mover_slot(target)] -= 1
+            g.hash -= SLOT_KEYS[mover_slot(target)]
         g.mine |= 1u << target
     return hit
 
@@ -116,11 +142,14 @@ cdef inline void undo_step(Generator* g, int source, int die, bint hit) noexcept
         if hit:
             g.work[mover_slot(target)] = 1
             g.work[NUM_SLOTS - 1] -= 1
+            g.hash -= SLOT_KEYS[NUM_SLOTS - 1] - 2 * SLOT_KEYS[mover_slot(target)]
         else:
             g.work[mover_slot(target)] += 1
+            g.hash += SLOT_KEYS[mover_slot(target)]
         if g.work[mover_slot(target)] >= 0:
             g.mine &= ~(1u << target)
     g.work[mover_slot(source)] -= 1
+    g.hash -= SLOT_KEYS[mover_slot(source)]
     g.mine |= 1u << source
 
 
@@ -138,21 +167,10 @@ cdef inline void forget_step(Generator* g, int index) noexcept nogil:
     step[2] = 0
 
 
-cdef inline uint64_t board_hash(const checker_t* board) noexcept nogil:
-    cdef uint64_t a, b, c, d = 0
-    memcpy(&a, board, 8)
-    memcpy(&b, board + 8, 8)
-    memcpy(&c, board + 16, 8)
-    memcpy(&d, board + 24, 2)
-    cdef uint64_t h = a * 0x9E3779B97F4A7C15ULL
-    h = (h ^ (h >> 29) ^ b) * 0xBF58476D1CE4E5B9ULL
-    h = (h ^ (h >> 31) ^ c) * 0x94D049BB133111EBULL
-    return h ^ (h >> 32) ^ d
-
-
 cdef void record(Generator* g, int steps) noexcept nogil:
     """Keep the current play if it uses the most dice so far (restarting when it uses more)."""
     cdef int i
+    cdef unsigned int slot
     cdef uint64_t h
     cdef checker_t* child
     if steps < g.best_steps:
@@ -160,17 +178,23 @@ cdef void record(Generator* g, int steps) noexcept nogil:
     if steps > g.best_steps:
         g.best_steps = steps
         g.count = 0
+        if g.dedupe:
+            memset(g.table, 0, sizeof(g.table))
     if g.count >= g.max_children or (g.dedupe and g.count >= DEDUPE_ROOM):
         g.overflow = True
         return
+    if g.dedupe:
+        h = g.hash
+        slot = (h * 0x9E3779B97F4A7C15ULL) >> TABLE_SHIFT
+        while g.table[slot]:
+            i = g.table[slot] - 1
+            if g.hashes[i] == h and memcmp(g.children + i * NUM_SLOTS, g.work, NUM_SLOTS) == 0:
+                return                  # the same child by another order of the dice
+            slot = (slot + 1) & (TABLE_SIZE - 1)
+        g.table[slot] = g.count + 1
+        g.hashes[g.count] = h
     child = g.children + g.count * NUM_SLOTS
     memcpy(child, g.work, NUM_SLOTS)
-    if g.dedupe:
-        h = board_hash(child)
-        for i in range(g.count):
-            if g.hashes[i] == h and memcmp(g.children + i * NUM_SLOTS, child, NUM_SLOTS) == 0:
-                return
-        g.hashes[g.count] = h
     if g.moves != NULL:
         memcpy(g.moves + g.count * MOVE_SLOTS, g.path, MOVE_SLOTS)
     g.count += 1
@@ -204,6 +228,7 @@ cdef void play_two_dice(Generator* g, int larger, int smaller) noexcept nogil:
     cdef unsigned int sources1, sources2
     cdef bint hit1, hit2, larger_alone = False
     g.dedupe = True
+    memset(g.table, 0, sizeof(g.table))
     for order in range(2):
         first = larger if order == 0 else smaller
         second = smaller if order == 0 else larger
