@@ -24,8 +24,7 @@ from bgcore._nn cimport (Network, NeuralNet, NUM_OUTPUTS, MAX_ACTIVE_INPUTS, MAX
                          encode_sparse, forward_raw, finished_probabilities, best_child,
                          flip_probabilities)
 from bgcore._pubeval cimport PubEval, pubeval_best_child
-from bgcore._selfplay_moves cimport (selfplay_children as legal_children,
-                                     SELFPLAY_MAX_CHILDREN as MAX_CHILDREN)
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:
     MAX_PLIES = 4000                # a game longer than this is abandoned (never seen)
