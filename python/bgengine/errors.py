@@ -19,3 +19,7 @@ class IllegalMoveError(BgEngineError, ValueError):
 
 class InvalidMatchStateError(BgEngineError, ValueError):
     """Impossible match data: scores, cube value or owner, Crawford flag, dice."""
+
+
+class NotARaceError(BgEngineError, ValueError):
+    """A position with contact given to something that needs a race (no contact)."""
