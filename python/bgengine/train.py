@@ -114,6 +114,19 @@ def load_checkpoint(path: str | Path) -> tuple[_nn.NeuralNet, TrainingState]:
     return network, state
 
 
+def export_weights(checkpoint: str | Path, destination: str | Path) -> dict[str, Any]:
+    """Write the weights of a checkpoint (no optimiser state) for shipping; returns its record."""
+    network, state = load_checkpoint(checkpoint)
+    record = {
+        "settings": asdict(state.settings),
+        "games": state.games,
+        "training_seconds": round(state.seconds, 1),
+        "strength_history": [asdict(h) for h in state.history],
+    }
+    np.savez_compressed(destination, **network.arrays(), record=np.array(json.dumps(record)))
+    return record
+
+
 def train(
     out: str | Path,
     games: int,

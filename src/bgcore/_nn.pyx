@@ -36,8 +36,34 @@ cdef enum:
     UNIT_CONTACT = 210
 
 
+# The logistic function by linear interpolation in a table over [-16, 16] (64 steps per
+# unit; error below 3e-6), several times faster than expf in the forward pass.
+cdef enum:
+    SIGMOID_STEPS = 64
+    SIGMOID_HALF_RANGE = 16
+    SIGMOID_LAST = 2 * SIGMOID_HALF_RANGE * SIGMOID_STEPS
+
+cdef float SIGMOID_TABLE[SIGMOID_LAST + 2]
+
+
+cdef void fill_sigmoid_table() noexcept nogil:
+    cdef int i
+    for i in range(SIGMOID_LAST + 2):
+        SIGMOID_TABLE[i] = 1.0 / (1.0 + expf(-(<float>i / SIGMOID_STEPS - SIGMOID_HALF_RANGE)))
+
+
+fill_sigmoid_table()
+
+
 cdef inline float sigmoid(float x) noexcept nogil:
-    return 1.0 / (1.0 + expf(-x))
+    cdef float position = (x + SIGMOID_HALF_RANGE) * SIGMOID_STEPS
+    if position <= 0.0:
+        return SIGMOID_TABLE[0]
+    if position >= SIGMOID_LAST:
+        return SIGMOID_TABLE[SIGMOID_LAST]
+    cdef int i = <int>position
+    cdef float fraction = position - i
+    return SIGMOID_TABLE[i] + fraction * (SIGMOID_TABLE[i + 1] - SIGMOID_TABLE[i])
 
 
 cdef void side_counts(const checker_t* board, int* mine, int* theirs) noexcept nogil:
