@@ -107,10 +107,10 @@ def test_analyze_json_has_the_documented_header_and_facts():
 
 
 def test_analyze_json_lists_what_this_build_cannot_do_yet():
-    document = run_json("analyze", OPENING_ID)
-    assert "cube" in document["unavailable"]
-    assert document["cube"] is None
+    document = run_json("analyze", OPENING_ID)  # before the roll: evaluation and cube advice are due
+    assert (document["cube"] is None) == ("cube" in document["unavailable"])
     assert (document["evaluation"] is None) == ("evaluation" in document["unavailable"])
+    assert ("rollout" in document["unavailable"]) == (analysis._optional_module("rollout") is None)
 
 
 def test_analyze_without_dice_has_no_moves():
@@ -288,8 +288,9 @@ def test_moves_are_ranked_best_first_when_an_evaluator_exists(monkeypatch):
         ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1})),
     ]
     values = {plays[0][1]: (0.25, 0.0, 0.0, 0.0, 0.0), plays[1][1]: (0.75, 0.0, 0.0, 0.0, 0.0)}
-    monkeypatch.setattr("bgengine.cli.legal_plays", lambda position, dice: plays)
-    monkeypatch.setattr("bgengine.cli.position_evaluator", lambda position, plies: (values.__getitem__, "fake"))
+    monkeypatch.setattr(analysis, "_optional_module", lambda name: None)  # no engine ranking: score each play
+    monkeypatch.setattr(analysis, "legal_plays", lambda position, dice: plays)
+    monkeypatch.setattr(analysis, "position_evaluator", lambda position, plies: (values.__getitem__, "fake"))
     document = run_json("moves", start.gnubg_id(), "41")
     entries = document["moves"]["moves"]
     assert document["moves"]["ranked_by"] == "fake"
@@ -585,3 +586,47 @@ def test_bench_times_every_capability_this_build_has():
     assert ("race evaluation (bear-off, 7 v 7)" in names) == (analysis._optional_module("race") is not None)
     assert ("cube decision (money)" in names) == (analysis._optional_module("cube") is not None)
     assert ("random self-play game" in names) == analysis.has_move_generation()
+
+
+# ----- the evaluator --------------------------------------------------------------------
+
+needs_evaluator = pytest.mark.skipif(analysis._optional_module("evaluate") is None, reason="evaluator not merged yet")
+
+
+@needs_evaluator
+def test_contact_position_gets_an_evaluation_cube_advice_and_ranked_moves():
+    document = run_json("analyze", OPENING_ID)
+    assert document["evaluation"]["source"] == "0-ply"
+    probabilities = document["evaluation"]["probabilities"]
+    assert 0.3 < probabilities["win"] < 0.7  # the opening is close to even
+    assert document["cube"]["action"] == "No double / take"  # nobody doubles at the start
+    assert document["unavailable"] == [] or document["unavailable"] == ["rollout"]
+
+
+@needs_evaluator
+def test_plies_deepen_the_evaluation_and_the_move_ranking():
+    document = run_json("analyze", EXAMPLE_XGID, "--plies", "1")
+    assert document["evaluation"]["source"] == "1-ply"
+    moves = document["moves"]
+    assert moves["ranked_by"] == "1-ply" and moves["count"] == 16
+    searched = [entry for entry in moves["moves"] if entry["plies"] == 1]
+    assert searched and moves["moves"][0]["plies"] == 1  # the best candidates were searched deeper
+    assert moves["moves"][0]["difference"] == 0.0
+    assert all(entry["difference"] <= 0.0 for entry in moves["moves"])
+    out = run("analyze", EXAMPLE_XGID, "--plies", "1").stdout
+    assert "ranked by 1-ply cubeless equity" in out and "Ply" in out
+
+
+@needs_evaluator
+def test_moves_command_ranks_with_the_evaluator():
+    document = run_json("moves", OPENING_ID, "31", "--plies", "1")
+    equities = [entry["equity"] for entry in document["moves"]["moves"] if entry["plies"] == 1]
+    assert equities == sorted(equities, reverse=True)
+    assert_bad_input(run("moves", OPENING_ID, "31", "--plies", "9"), "'--plies'")
+
+
+@needs_evaluator
+def test_cube_command_evaluates_contact_positions():
+    document = run_json("cube", OPENING_ID)
+    assert document["evaluation"]["source"] == "0-ply"
+    assert document["cube"]["unit"] == "money"

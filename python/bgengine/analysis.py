@@ -41,6 +41,7 @@ class MoveChoice:
     result: Position
     probabilities: Probabilities | None = None  # after the move, the mover's view
     equity: float | None = None  # cubeless, the mover's view
+    plies: int | None = None  # how deep this play was searched, when the evaluator says
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,12 @@ def position_evaluator(position: Position, plies: int | None) -> tuple[Evaluate,
     evaluate_module = _optional_module("evaluate")
     if evaluate_module is not None and hasattr(evaluate_module, "evaluate"):
         depth = plies or 0
-        return (lambda p: evaluate_module.evaluate(p, plies=depth)), f"{depth}-ply"
+
+        def evaluate(p: Position) -> Sequence[float]:
+            result = evaluate_module.evaluate(p, plies=depth)
+            return getattr(result, "probabilities", result)  # an Evaluation, or a bare 5-vector
+
+        return evaluate, f"{depth}-ply"
     if plies:
         raise FeatureUnavailableError(
             "evaluation at more than 0 plies needs the neural-network evaluator,"
@@ -169,7 +175,7 @@ def analyze(
     ranked_by = None
     if dice is not None and not position.is_game_over():
         if has_move_generation():
-            moves, ranked_by = rank_plays(legal_plays(position, dice), evaluator)
+            moves, ranked_by = ranked_moves(position, dice, plies)
         else:
             unavailable.append(MOVES)
     if _optional_module("rollout") is None:
@@ -216,6 +222,27 @@ def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation |
 def _five(values: Sequence[float]) -> Probabilities:
     win, win_g, win_bg, lose_g, lose_bg = (float(v) for v in values)
     return win, win_g, win_bg, lose_g, lose_bg
+
+
+def ranked_moves(
+    position: Position, dice: tuple[int, int], plies: int | None = None
+) -> tuple[tuple[MoveChoice, ...], str | None]:
+    """Every legal play of ``dice``, best first by the best evaluator this build has.
+
+    The engine's own ranking (``bgengine.evaluate.rank_moves``: all plays at 0-ply, the
+    best candidates searched to ``plies``) when it exists; else each play's position
+    scored by ``position_evaluator`` (races); else the plays unranked, as generated.
+    """
+    evaluate_module = _optional_module("evaluate")
+    if evaluate_module is not None and hasattr(evaluate_module, "rank_moves"):
+        depth = plies or 0
+        ranked = evaluate_module.rank_moves(position, dice, depth)
+        choices = tuple(
+            MoveChoice(str(r.move), r.position, _five(r.probabilities), float(r.equity), int(r.plies))
+            for r in ranked
+        )
+        return choices, f"{depth}-ply"
+    return rank_plays(legal_plays(position, dice), position_evaluator(position, plies))
 
 
 def rank_plays(
@@ -303,6 +330,7 @@ def moves_dict(moves: Sequence[MoveChoice], ranked_by: str | None) -> dict[str, 
                 "equity": None if choice.equity is None else round(choice.equity, 6),
                 "difference": None if choice.equity is None or best is None else round(choice.equity - best, 6),
                 "probabilities": None if choice.probabilities is None else probabilities_dict(choice.probabilities),
+                "plies": choice.plies,
             }
         )
     return {"count": len(moves), "ranked_by": ranked_by, "moves": entries}

@@ -17,9 +17,9 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from . import __version__
-from .analysis import FeatureUnavailableError, analysis_dict, has_move_generation, legal_plays, match_dict
+from .analysis import FeatureUnavailableError, analysis_dict, has_move_generation, match_dict
 from .analysis import analyze as analyze_position
-from .analysis import cube_advice, cube_dict, evaluation_dict, moves_dict, position_dict, position_evaluator, rank_plays
+from .analysis import cube_advice, cube_dict, evaluation_dict, moves_dict, position_dict, ranked_moves
 from .errors import BgEngineError
 from .match_state import MatchState
 from .position import Position
@@ -165,7 +165,7 @@ def cli() -> None:
 @cli.command()
 @click.argument("position", type=POSITION)
 @click.option("--dice", type=DICE, help="Dice to play, e.g. 31 (default: the dice in POSITION, if any).")
-@click.option("--plies", type=click.IntRange(0, 4), help="Evaluation depth (needs the evaluator).")
+@click.option("--plies", type=click.IntRange(0, 3), help="Evaluation depth 0..3 (needs the evaluator).")
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
               help="Roll the position out (needs rollouts).")
 @match_options
@@ -193,15 +193,18 @@ def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] 
 @cli.command()
 @click.argument("position", type=POSITION)
 @click.argument("dice", type=DICE)
+@click.option("--plies", type=click.IntRange(0, 3), help="Search depth of the best candidates (needs the evaluator).")
 @json_option
-def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], as_json: bool) -> None:
+def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], plies: int | None,
+          as_json: bool) -> None:
     """Every distinct legal play of DICE (e.g. 31) in POSITION; ranked when an evaluator exists."""
     board, read_match = position
     match = read_match if read_match is not None else MatchState()
     if board.is_game_over():
         raise BadInput("POSITION: the game is over; there is nothing to play")
-    plays = _checked(lambda: legal_plays(board, dice), "DICE")
-    choices, ranked_by = rank_plays(plays, position_evaluator(board, None))
+    if not has_move_generation():
+        raise BadInput("DICE: legal moves need move generation, which is not available yet in this build")
+    choices, ranked_by = _checked(lambda: ranked_moves(board, dice, plies), "--plies" if plies else "DICE")
     if as_json:
         _emit_json("moves", {"position": position_dict(board, match), "match": match_dict(match),
                              "dice": list(dice), "moves": moves_dict(choices, ranked_by)})
@@ -285,7 +288,9 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
 
     console = make_console()
     console.print(describe_match(match))
+    console.print()
     console.print(evaluation_table(evaluation))
+    console.print()
     console.print(cube_table(decision))
     console.print(cube_summary(decision))
 

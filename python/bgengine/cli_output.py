@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +20,16 @@ from .match_state import MatchState
 from .position import Position
 
 _PROBABILITY_HEADERS = ("Win", "W g", "W bg", "L g", "L bg")  # analysis.PROBABILITY_NAMES order
+
+
+def _table(title: str) -> Table:
+    """A compact table (fits 80 columns with the probabilities) whose cells never wrap."""
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False,
+                 show_edge=False)
+
+
+def _column(table: Table, header: str, right: bool = True) -> None:
+    table.add_column(header, justify="right" if right else "left", no_wrap=True)
 
 
 def make_console() -> Console:
@@ -77,11 +88,11 @@ def _percent(value: float) -> str:
 
 def probability_table(title: str, rows: Sequence[tuple[str, Sequence[float], float]]) -> Table:
     """Rows of (label, 5-vector, equity) with the probabilities as percentages."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("")
+    table = _table(title)
+    _column(table, "", right=False)
     for header in _PROBABILITY_HEADERS:
-        table.add_column(header, justify="right")
-    table.add_column("Equity", justify="right")
+        _column(table, header)
+    _column(table, "Equity")
     for label, probabilities, equity in rows:
         table.add_row(label, *(_percent(p) for p in probabilities), f"{equity:+.3f}")
     return table
@@ -101,17 +112,22 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
         title = f"Moves for {roll}: {plays}, ranked by {ranked_by} cubeless equity"
     else:
         title = f"Moves for {roll}: {plays} (not ranked: no evaluator in this build yet)"
-    table = Table(title=title, title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("Move")
+    table = _table(title)
+    _column(table, "#")
+    _column(table, "Move", right=False)
+    show_plies = bool(ranked_by) and len({choice.plies for choice in moves}) > 1  # when depths differ
+    if show_plies:
+        _column(table, "Ply")
     if ranked_by:
-        table.add_column("Equity", justify="right")
-        table.add_column("Diff", justify="right")
+        _column(table, "Equity")
+        _column(table, "Diff")
         for header in _PROBABILITY_HEADERS:
-            table.add_column(header, justify="right")
+            _column(table, header)
     best = moves[0].equity if moves and ranked_by else None
     for index, choice in enumerate(moves, start=1):
         cells = [str(index), choice.move]
+        if show_plies:
+            cells.append("" if choice.plies is None else str(choice.plies))
         if ranked_by and choice.equity is not None and choice.probabilities is not None and best is not None:
             cells += [f"{choice.equity:+.3f}", f"{choice.equity - best:+.3f}" if index > 1 else ""]
             cells += [_percent(p) for p in choice.probabilities]
@@ -122,13 +138,13 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
 def cube_table(decision: Any) -> Table:
     """No double / Double-Take / Double-Pass with the doubler's equities and each one's cost."""
     unit = "money equity" if decision.unit.name == "MONEY" else "match winning chance"
-    table = Table(title=f"Cube decision (player on roll doubles; {unit})", title_justify="left")
-    table.add_column("")
-    table.add_column("Equity", justify="right")
-    table.add_column("Diff", justify="right")
+    table = _table(f"Cube decision (player on roll doubles; {unit})")
+    _column(table, "", right=False)
+    _column(table, "Equity")
+    _column(table, "Diff")
     emg = decision.to_emg() if decision.unit.name == "MWC" else None
     if emg is not None:
-        table.add_column("EMG", justify="right")
+        _column(table, "EMG")
     best = max(v for v in (decision.no_double, _response(decision)) if v is not None)
     for label, name in (("No double", "no_double"), ("Double/Take", "double_take"),
                         ("Double/Pass", "double_pass"), ("Double/Beaver", "double_beaver")):
@@ -172,6 +188,7 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     elif EVALUATION in analysis.unavailable:
         console.print("Evaluation: not available yet in this build (needs the evaluator).")
     if analysis.cube is not None:
+        console.print()
         console.print(cube_table(analysis.cube))
         console.print(cube_summary(analysis.cube))
     elif CUBE in analysis.unavailable:
