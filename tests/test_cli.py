@@ -242,7 +242,7 @@ def test_internal_error_exits_1_with_one_line(monkeypatch):
 
 
 def test_help_and_version_exit_0():
-    commands = ("analyze", "moves", "render", "bench", "cube", "play")
+    commands = ("analyze", "moves", "render", "bench", "cube", "play", "train")
     for args in (["--help"], ["--version"], *([command, "--help"] for command in commands)):
         result = run(*args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -630,3 +630,43 @@ def test_cube_command_evaluates_contact_positions():
     document = run_json("cube", OPENING_ID)
     assert document["evaluation"]["source"] == "0-ply"
     assert document["cube"]["unit"] == "money"
+
+
+# ----- train ----------------------------------------------------------------------------
+
+needs_training = pytest.mark.skipif(analysis._optional_module("train") is None, reason="training not merged yet")
+TINY_RUN = ("--games", "40", "--eval-games", "10", "--eval-every", "20", "--hidden", "8", "--seed", "5")
+
+
+@needs_training
+def test_train_runs_seeded_and_reports_strength(tmp_path):
+    result = run("train", "--out", str(tmp_path / "a"), *TINY_RUN, "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert document["games"] == 40
+    assert document["settings"]["seed"] == 5 and document["settings"]["hidden"] == 8
+    assert [s["games_trained"] for s in document["strength"]] == [20, 40]
+    assert "vs PubEval" in result.stderr  # progress lines go to stderr with --json
+    assert (tmp_path / "a" / "latest.npz").exists()
+    again = json.loads(run("train", "--out", str(tmp_path / "b"), *TINY_RUN, "--json").stdout)
+    assert again["strength"] == document["strength"]  # same seed, same games, same strength
+
+
+@needs_training
+def test_train_resumes_from_a_checkpoint(tmp_path):
+    run("train", "--out", str(tmp_path), *TINY_RUN)
+    result = run("train", "--out", str(tmp_path), "--games", "60", "--eval-every", "20",
+                 "--resume", str(tmp_path / "latest.npz"), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 60
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [(["--games", "10"], "Missing option '--out'"), (["--out", "x", "--games", "0"], "'--games'"),
+     (["--out", "x", "--games", "5", "--lam", "2"], "'--lam'"),
+     (["--out", "x", "--games", "5", "--resume", "/nonexistent.npz"], "'--resume'")],
+)
+def test_train_bad_options(args, fragment):
+    assert_bad_input(run("train", *args), fragment)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict
 import sys
 import traceback
 from collections.abc import Callable
@@ -362,6 +363,51 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
                    "points": o.points} for o in finished],
         "saved": save,
     }
+
+
+@cli.command()
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the checkpoints.")
+@click.option("--games", required=True, type=click.IntRange(min=1), help="Total self-play games to reach.")
+@click.option("--seed", type=int, default=None, help="Seed of the weights and dice (default: TrainingSettings').")
+@click.option("--hidden", type=click.IntRange(min=1), default=None, help="Hidden units of a new network.")
+@click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=None, help="Step size at the start.")
+@click.option("--lam", type=click.FloatRange(0, 1), default=None, help="TD(lambda) trace decay.")
+@click.option("--eval-games", type=click.IntRange(min=1), default=None,
+              help="Games against PubEval per strength measurement.")
+@click.option("--eval-every", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Measure the strength every this many games.")
+@click.option("--resume", type=click.Path(dir_okay=False, exists=True), help="Checkpoint to continue from.")
+@json_option
+def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: float | None, lam: float | None,
+          eval_games: int | None, eval_every: int, resume: str | None, as_json: bool) -> None:
+    """Train the evaluator network by TD(lambda) self-play (seeded, resumable).
+
+    Progress lines go to standard output, or to standard error with --json, which then
+    writes a summary of the run (games, time, strength against PubEval) to standard output.
+    """
+    from dataclasses import replace
+
+    from . import train as training
+
+    given = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
+    settings = replace(training.TrainingSettings(), **{k: v for k, v in given.items() if v is not None})
+
+    def report(line: str) -> None:
+        click.echo(line, err=as_json)
+
+    _network, state = _checked(
+        lambda: training.train(out, games, settings, resume=resume, eval_every_games=eval_every, report=report),
+        "--resume" if resume else "--out",
+    )
+    if as_json:
+        _emit_json("train", {
+            "out": out,
+            "games": state.games,
+            "seconds": round(state.seconds, 3),
+            "settings": asdict(state.settings),
+            "strength": [{"games_trained": h.games_trained, "points_per_game": round(h.points_per_game, 6),
+                          "standard_error": round(h.standard_error, 6), "games": h.games} for h in state.history],
+        })
 
 
 @cli.command()
