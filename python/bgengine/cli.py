@@ -389,7 +389,7 @@ def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: flo
 
     from . import train as training
 
-    given = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
+    given: dict[str, Any] = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
     settings = replace(training.TrainingSettings(), **{k: v for k, v in given.items() if v is not None})
 
     def report(line: str) -> None:
