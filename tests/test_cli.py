@@ -20,12 +20,19 @@ OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAA"  # money, 31 rolled, player 0 on r
 # A bear-off, 7-point match at 3-1 for X, with O (player 1) on roll: 35 pips each.
 RACE_XGID = "XGID=----BCB------------bcb----:0:0:-1:00:3:1:0:7:10"
 
-no_move_generation = pytest.mark.skipif(analysis.has_move_generation(), reason="move generation has landed")
 needs_move_generation = pytest.mark.skipif(not analysis.has_move_generation(), reason="move generation not merged yet")
-no_evaluator = pytest.mark.skipif(
-    analysis._optional_module("evaluate") is not None, reason="the evaluator has landed"
-)
-no_rollouts = pytest.mark.skipif(analysis._optional_module("rollout") is not None, reason="rollouts have landed")
+
+
+@pytest.fixture
+def without_move_generation(monkeypatch):
+    """A build without move generation (before it landed, or built without it)."""
+    monkeypatch.delattr(Position, "legal_moves", raising=False)
+
+
+def build_without(monkeypatch, *modules: str) -> None:
+    """A build whose optional modules (``evaluate``, ``race``, ``cube``, ``rollout``) are missing."""
+    present = analysis._optional_module
+    monkeypatch.setattr(analysis, "_optional_module", lambda name: None if name in modules else present(name))
 
 
 def run(*args: str):
@@ -80,7 +87,7 @@ def test_quick_start_example_lists_the_legal_plays_of_31():
     assert "8/5 6/5" in out
 
 
-@no_move_generation
+@pytest.mark.usefixtures("without_move_generation")
 def test_analyze_says_moves_are_not_available_when_the_xgid_has_dice():
     out = run("analyze", EXAMPLE_XGID).stdout
     assert "Moves for 31: not available yet in this build (needs move generation)." in out
@@ -168,23 +175,23 @@ def test_finished_game_is_reported_as_over():
     assert "Game over: the player on roll wins (gammon)." in run("analyze", finished.gnubg_id()).stdout
 
 
-@no_move_generation
+@pytest.mark.usefixtures("without_move_generation")
 def test_dice_option_fails_clearly_without_move_generation():
     assert_bad_input(run("analyze", OPENING_ID, "--dice", "31"), "bgengine analyze:", "--dice", "not available yet")
 
 
-@no_evaluator
-def test_plies_fail_clearly_without_the_evaluator():
+def test_plies_fail_clearly_without_the_evaluator(monkeypatch):
+    build_without(monkeypatch, "evaluate")
     assert_bad_input(run("analyze", OPENING_ID, "--plies", "2"), "--plies", "not available yet")
 
 
-@no_evaluator
-def test_zero_plies_is_what_the_build_has():
+def test_zero_plies_is_what_a_build_without_the_evaluator_has(monkeypatch):
+    build_without(monkeypatch, "evaluate")
     assert run("analyze", OPENING_ID, "--plies", "0").exit_code == 0
 
 
-@no_rollouts
-def test_rollout_fails_clearly_without_rollouts():
+def test_rollout_fails_clearly_without_rollouts(monkeypatch):
+    build_without(monkeypatch, "rollout")
     assert_bad_input(run("analyze", OPENING_ID, "--rollout", "100"), "--rollout", "not available yet")
 
 
@@ -260,7 +267,7 @@ def test_python_dash_m_runs_the_same_command():
 # ----- moves ----------------------------------------------------------------------------
 
 
-@no_move_generation
+@pytest.mark.usefixtures("without_move_generation")
 def test_moves_fails_clearly_without_move_generation():
     assert_bad_input(run("moves", OPENING_ID, "31"), "bgengine moves:", "DICE", "not available yet")
 
@@ -456,9 +463,8 @@ def test_race_before_the_roll_gets_cube_advice():
 
 
 @needs_race_and_cube
-def test_contact_position_says_cube_advice_needs_an_evaluation():
-    if analysis._optional_module("evaluate") is not None:
-        pytest.skip("the evaluator has landed")
+def test_contact_position_says_cube_advice_needs_an_evaluation(monkeypatch):
+    build_without(monkeypatch, "evaluate")
     out = run("analyze", OPENING_ID).stdout
     assert "Cube advice: not available yet in this build (needs an evaluation of this position)." in out
 
@@ -508,9 +514,8 @@ def test_cube_command_bad_input(args, fragments):
 
 
 @needs_race_and_cube
-def test_cube_command_for_a_contact_position_needs_probabilities_until_the_evaluator_lands():
-    if analysis._optional_module("evaluate") is not None:
-        pytest.skip("the evaluator has landed")
+def test_cube_command_for_a_contact_position_needs_probabilities_without_the_evaluator(monkeypatch):
+    build_without(monkeypatch, "evaluate")
     assert_bad_input(run("cube", OPENING_ID), "bgengine cube:", "needs an evaluation", "--probabilities")
 
 
@@ -670,3 +675,38 @@ def test_train_resumes_from_a_checkpoint(tmp_path):
 )
 def test_train_bad_options(args, fragment):
     assert_bad_input(run("train", *args), fragment)
+
+
+# ----- options not covered above ----------------------------------------------------------
+
+
+@needs_move_generation
+def test_dice_option_overrides_the_dice_of_the_position():
+    document = run_json("analyze", EXAMPLE_XGID, "--dice", "6-5")
+    assert document["dice"] == [6, 5]
+    moves = [entry["move"] for entry in document["moves"]["moves"]]
+    assert "24/13" in moves and "8/5 6/5" not in moves
+
+
+def test_no_crawford_clears_the_flag_of_the_position():
+    crawford_xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10"
+    assert run_json("analyze", crawford_xgid)["match"]["crawford"] is True
+    assert run_json("analyze", crawford_xgid, "--no-crawford")["match"]["crawford"] is False
+
+
+def test_render_of_the_crawford_game_has_no_cube(tmp_path):
+    target = tmp_path / "c.svg"
+    assert run("render", OPENING_ID, "-o", str(target), "--match", "5", "--score", "4-2", "--crawford").exit_code == 0
+    svg = target.read_text()
+    assert "5-point match  ·  Crawford" in svg
+    assert 'id="cube"' not in svg
+
+
+@needs_race
+def test_without_the_evaluator_races_are_evaluated_by_the_race_tables(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    document = run_json("analyze", RACE_31)
+    assert document["evaluation"]["source"] == "race"
+    assert document["moves"]["ranked_by"] == "race"
+    assert all(entry["plies"] is None for entry in document["moves"]["moves"])
+    assert run_json("analyze", OPENING_ID)["evaluation"] is None  # contact: nothing to say
