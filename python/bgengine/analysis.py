@@ -13,12 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .errors import BgEngineError
+from .evaluate import PROBABILITY_NAMES, flip_probabilities
+from .evaluate import money_equity as cubeless_equity
 from .gnubg_id import encode_match_id
 from .match_state import MatchState
 from .position import Position
-
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 #: What ``Analysis.unavailable`` may list.
 MOVES, EVALUATION, CUBE, ROLLOUT = "legal_moves", "evaluation", "cube", "rollout"
@@ -76,16 +78,9 @@ class Analysis:
         return board(self.position, match=self.match, dice=self.dice)
 
 
-def cubeless_equity(probabilities: Sequence[float]) -> float:
-    """Money equity of a 5-vector: 2*win - 1 + win_g - lose_g + win_bg - lose_bg (same view)."""
-    win, win_g, win_bg, lose_g, lose_bg = probabilities
-    return 2 * win - 1 + win_g - lose_g + win_bg - lose_bg
-
-
 def mover_view(child_probabilities: Sequence[float]) -> Probabilities:
     """A child's 5-vector (the opponent's view, on roll next) turned to the view of the mover."""
-    win, win_g, win_bg, lose_g, lose_bg = (float(p) for p in child_probabilities)
-    return 1.0 - win, lose_g, lose_bg, win_g, win_bg
+    return _five(flip_probabilities(np.asarray(child_probabilities, dtype=np.float64)))
 
 
 # ----- capabilities: each returns None (or raises) while its branch has not landed -----
