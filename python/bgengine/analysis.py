@@ -214,7 +214,8 @@ def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation |
     return cube_module.cube_decision(position, match, probabilities=evaluation.probabilities)
 
 
-def _five(values: Sequence[float]) -> Probabilities:
+def _five(values: Sequence[float] | np.ndarray) -> Probabilities:
+    """Five probabilities as a tuple of Python floats (from a list, tuple or array)."""
     win, win_g, win_bg, lose_g, lose_bg = (float(v) for v in values)
     return win, win_g, win_bg, lose_g, lose_bg
 
