@@ -147,6 +147,17 @@ def _match_for(read_match: MatchState | None, match_length: int | None, score: t
                     where)
 
 
+def _busy(message: str | None) -> Any:
+    """A spinner on standard error while something slow runs, only when a person watches it."""
+    import contextlib
+
+    if message is None or not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status(message + "…")
+
+
 def _emit_json(command: str, body: dict[str, Any]) -> None:
     click.echo(json.dumps({"schema": JSON_SCHEMA, "command": command, **body}, indent=2))
 
@@ -180,9 +191,10 @@ def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] 
     if dice is not None and not has_move_generation():
         raise BadInput("--dice: legal moves need move generation, which is not available yet in this build")
     where = "--rollout" if rollout_trials is not None else "--plies" if plies else "POSITION"
-    report = _checked(
-        lambda: analyze_position(board, match, dice=dice, plies=plies, rollout_trials=rollout_trials), where
-    )
+    with _busy(f"Analysing at {plies} plies" if plies else None):
+        report = _checked(
+            lambda: analyze_position(board, match, dice=dice, plies=plies, rollout_trials=rollout_trials), where
+        )
     if as_json:
         _emit_json("analyze", analysis_dict(report))
         return
@@ -205,7 +217,8 @@ def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], p
         raise BadInput("POSITION: the game is over; there is nothing to play")
     if not has_move_generation():
         raise BadInput("DICE: legal moves need move generation, which is not available yet in this build")
-    choices, ranked_by = _checked(lambda: ranked_moves(board, dice, plies), "--plies" if plies else "DICE")
+    with _busy(f"Ranking at {plies} plies" if plies else None):
+        choices, ranked_by = _checked(lambda: ranked_moves(board, dice, plies), "--plies" if plies else "DICE")
     if as_json:
         _emit_json("moves", {"position": position_dict(board, match), "match": match_dict(match),
                              "dice": list(dice), "moves": moves_dict(choices, ranked_by)})
