@@ -710,3 +710,10 @@ def test_without_the_evaluator_races_are_evaluated_by_the_race_tables(monkeypatc
     assert document["moves"]["ranked_by"] == "race"
     assert all(entry["plies"] is None for entry in document["moves"]["moves"])
     assert run_json("analyze", OPENING_ID)["evaluation"] is None  # contact: nothing to say
+
+
+def test_embedding_programs_get_exceptions_instead_of_exits():
+    import click
+
+    with pytest.raises(click.BadParameter, match="10 fields"):
+        cli.main(["analyze", "XGID=nonsense"], standalone_mode=False)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -74,6 +74,8 @@ class BgEngineGroup(click.Group):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         prog = prog_name or "bgengine"
+        if not standalone_mode:  # the caller handles exceptions and exit codes itself
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
@@ -84,6 +86,9 @@ class BgEngineGroup(click.Group):
             _fail(f"{where}: {_one_line(error.format_message())}", error.exit_code)
         except click.Abort:
             _fail(f"{prog}: aborted", EXIT_INTERNAL_ERROR)
+        except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_INTERNAL_ERROR)
         except (BgEngineError, ValueError) as error:
             _fail(f"{prog}: {_one_line(str(error))}", EXIT_BAD_INPUT)
         except Exception as error:  # noqa: BLE001 - the promise is: exit 1 with a message
@@ -116,9 +121,7 @@ def _checked(action: Callable[[], Any], where: str) -> Any:
     """Run ``action``; turn a typed bgengine error into a one-line message naming ``where``."""
     try:
         return action()
-    except FeatureUnavailableError as error:
-        raise BadInput(f"{where}: {error}") from None
-    except ValueError as error:
+    except (FeatureUnavailableError, ValueError) as error:
         raise BadInput(f"{where}: {error}") from None
 
 
