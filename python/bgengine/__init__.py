@@ -33,6 +33,7 @@ from .match_state import MatchState
 from .matfile import format_mat, parse_mat, read_mat, write_mat
 from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from .met_generator import generate_met
+from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .selfplay import play_game, play_match
@@ -65,11 +66,14 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidProbabilitiesError",
+    "LegalMove",
     "Match",
     "MatchEquityTable",
     "MatchFileError",
     "MatchState",
     "MissingEvaluatorError",
+    "Move",
+    "MoveList",
     "Phase",
     "Position",
     "RandomAgent",
@@ -85,6 +89,7 @@ __all__ = [
     "gammon_values",
     "generate_met",
     "kazaross_xg2",
+    "legal_children_batch",
     "load_met",
     "parse_gnubg_ids",
     "parse_mat",
