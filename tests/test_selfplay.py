@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from bgengine import MatchState
+from bgengine import MatchState, Position
 from bgengine.actions import Double, Play, Roll
 from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.dice import FixedDice, RandomDice
@@ -33,7 +32,8 @@ def test_same_seed_same_game():
 
 
 def test_different_seeds_different_games():
-    assert play_game(RandomAgent(1), RandomAgent(2), seed=3).actions != play_game(RandomAgent(1), RandomAgent(2), seed=4).actions
+    first = play_game(RandomAgent(1), RandomAgent(2), seed=3)
+    assert first.actions != play_game(RandomAgent(1), RandomAgent(2), seed=4).actions
 
 
 def test_play_game_with_fixed_dice_uses_exactly_the_dice_given():
@@ -56,35 +56,34 @@ def test_heuristic_agent_beats_random_agent_most_of_the_time():
 
 
 def play_guarded(seed: int) -> Game:
-    """A random game played action by action, checking the position after every action."""
+    """A random game played action by action, checking the position after every play."""
     game = Game()
     agents, dice = cube_happy_agents(seed), RandomDice(seed)
     off_before = (0, 0)
     while not game.is_over:
         assert len(game) < MAX_ACTIONS, f"seed {seed}: the game does not end"
         action = next_action(game, agents, dice)
-        mover = game.state.on_roll
+        mover, rolled = game.state.on_roll, game.state.dice
         pips_before = game.position.pip_counts()
         game.push(action)
         if isinstance(action, Play):
+            assert rolled is not None
             seen_from_mover = game.position if game.is_over else game.position.flip()
-            own_on_board = NUM_CHECKERS - seen_from_mover.checkers_off()[0]
-            assert 0 <= own_on_board <= NUM_CHECKERS
             off_now = seen_from_mover.checkers_off()
-            off_by_player = (off_now[0], off_now[1]) if mover == 0 else (off_now[1], off_now[0])
-            assert off_by_player[0] >= off_before[0] and off_by_player[1] >= off_before[1]
+            off_by_player = off_now if mover == 0 else (off_now[1], off_now[0])
+            borne_off = sum(1 for _, target, _ in game.actions[-1].move.steps if target == 0)  # type: ignore[union-attr]
+            gained = (borne_off, 0) if mover == 0 else (0, borne_off)
+            # Checkers leave the board only by bearing off, and only the mover's: 15 each in all.
+            assert (off_by_player[0] - off_before[0], off_by_player[1] - off_before[1]) == gained
+            Position(np.asarray(game.position))  # revalidated: at most 15 a side, bars right
             off_before = off_by_player
-            dice_pips = sum(game.history[-2][1].dice) * (2 if action_is_double_roll(game) else 1)
+            dice_pips = sum(rolled) * (2 if rolled[0] == rolled[1] else 1)
             pips_after = seen_from_mover.pip_counts()
-            assert 0 <= pips_before[0] - pips_after[0] <= dice_pips  # moves forward, at most the roll
+            assert 0 <= pips_before[0] - pips_after[0] <= dice_pips  # forward, at most the roll
             assert pips_after[1] >= pips_before[1]  # the opponent only goes back, when hit
+            assert sum(off_now) < 2 * NUM_CHECKERS and max(off_now) <= NUM_CHECKERS
         assert game.state.cube_value <= 64
     return game
-
-
-def action_is_double_roll(game: Game) -> bool:
-    roll = game.history[-2][1]
-    return isinstance(roll, Roll) and roll.dice[0] == roll.dice[1]
 
 
 @pytest.mark.slow
@@ -134,3 +133,22 @@ def test_same_seed_same_match():
     first = play_match(*cube_happy_agents(9), 7, seed=9)
     second = play_match(*cube_happy_agents(9), 7, seed=9)
     assert [game.actions for game in first.games] == [game.actions for game in second.games]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_popping_every_action_retraces_the_game_exactly(seed):
+    game = Game()
+    agents, dice = cube_happy_agents(seed), RandomDice(seed)
+    seen = [(game.position, game.state, game.decision, game.outcome)]
+    while not game.is_over:
+        game.push(next_action(game, agents, dice))
+        seen.append((game.position, game.state, game.decision, game.outcome))
+    actions, outcome = game.actions, game.outcome
+    for expected_action in reversed(actions):
+        seen.pop()
+        assert game.pop() == expected_action
+        assert (game.position, game.state, game.decision, game.outcome) == seen[-1]
+    assert len(game) == 0 and game.decision.value == "opening roll"
+    for action in actions:  # and pushing the record again replays it
+        game.push(action)
+    assert game.actions == actions and game.outcome == outcome

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
 
+from .move import Move
 from .position import GameResult
-
-if TYPE_CHECKING:
-    from .move import Move
 
 
 class Decision(enum.Enum):
@@ -41,9 +38,14 @@ class Roll:
 
 @dataclass(frozen=True)
 class Play:
-    """The checker play of the player on roll (an empty move when nothing can be played)."""
+    """The checker play of the player on roll: a ``Move`` or move text (``"pass"`` when
+    nothing can be played). The record keeps the ``Move`` as the generator lists it."""
 
     move: Move
+
+    def __post_init__(self) -> None:
+        if isinstance(self.move, str):
+            object.__setattr__(self, "move", Move.parse(self.move))
 
     def __str__(self) -> str:
         return f"play {self.move}"
@@ -83,17 +85,22 @@ class Beaver:
 
 @dataclass(frozen=True)
 class Resign:
-    """The player on roll offers to lose a single game, a gammon or a backgammon."""
+    """A player offers to lose a single game, a gammon or a backgammon, before a roll.
+
+    ``player`` is the one resigning: None (the default) for the player on roll.
+    """
 
     result: GameResult
+    player: int | None = None
 
     def __str__(self) -> str:
-        return f"resign {self.result.name.lower()}"
+        by = "" if self.player is None else f" (player {self.player})"
+        return f"resign {GameResult(self.result).name.lower()}{by}"
 
 
 @dataclass(frozen=True)
 class Accept:
-    """The opponent accepts the resignation offered; the game ends."""
+    """The resigner's opponent accepts the resignation offered; the game ends."""
 
     def __str__(self) -> str:
         return "accept"
@@ -101,10 +108,10 @@ class Accept:
 
 @dataclass(frozen=True)
 class Reject:
-    """The opponent refuses the resignation offered; play goes on where it stopped."""
+    """The resigner's opponent refuses the resignation; play goes on where it stopped."""
 
     def __str__(self) -> str:
         return "reject"
 
 
-Action = Union[Roll, Play, Double, Take, Pass, Beaver, Resign, Accept, Reject]
+Action = Roll | Play | Double | Take | Pass | Beaver | Resign | Accept | Reject
