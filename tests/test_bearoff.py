@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import warnings
 from fractions import Fraction
 
@@ -12,8 +11,10 @@ import numpy as np
 import pytest
 
 from bgcore import _bearoff
+from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff
-from bgengine.bearoff import BearoffCacheWarning, CubeOwner
+from bgengine import CubeOwner
+from bgengine.bearoff import BearoffCacheWarning
 from bgengine.errors import InvalidPositionError
 from bgengine.position import Position
 
@@ -22,20 +23,6 @@ ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
 def roll_weight(roll: tuple[int, int]) -> Fraction:
     return Fraction(1 if roll[0] == roll[1] else 2, 36)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Every test of this module builds into and reads from its own cache folder."""
-    previous = os.environ.get(bearoff.CACHE_DIR_ENV)
-    os.environ[bearoff.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("bgengine-cache"))
-    bearoff.forget_loaded_tables()
-    yield
-    bearoff.forget_loaded_tables()
-    if previous is None:
-        del os.environ[bearoff.CACHE_DIR_ENV]
-    else:
-        os.environ[bearoff.CACHE_DIR_ENV] = previous
 
 
 @pytest.fixture(scope="module")
@@ -385,3 +372,16 @@ def test_progress_is_reported_until_the_table_is_complete():
     table = bearoff.build_one_sided_table(4, progress=lambda done, total: calls.append((done, total)))
     assert calls[-1] == (table.rolls.shape[0], table.rolls.shape[0])
     assert all(a[0] < b[0] for a, b in itertools.pairwise(calls))
+
+
+def test_installed_two_sided_lookup_reads_the_same_numbers(two_sided):
+    bearoff.install_tables()
+    position = Position.from_points({6: 2, 3: 1}, {5: 1, 1: 2})
+    equities = two_sided.equities(position)
+    assert _bearoff.two_sided_lookup(position.to_bytes()) == (
+        equities.win,
+        equities.centred,
+        equities.owned,
+        equities.opponent_owns,
+    )
+    assert _bearoff.two_sided_lookup(Position.from_points({7: 1}, {1: 1}).to_bytes()) is None

@@ -25,6 +25,10 @@ cdef double one_sided_expected_rolls(long long rank) noexcept nogil
 # board is not a position of that table (both sides home with at most N checkers each).
 cdef double two_sided_win_probability(const checker_t* board) noexcept nogil
 
+# Exact money equity per unit cube (player on roll's view, before the roll) from the same
+# table; owner 0 centred, 1 player on roll, 2 opponent; -2 when not in the table.
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil
+
 # Cubeless 5-vector of a non-contact board (player on roll's view, before rolling) into
 # out[0..4]; returns 0 when done, -1 when the board has contact or no table is installed.
 cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil

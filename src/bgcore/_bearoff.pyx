@@ -36,14 +36,17 @@ cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at th
 
 cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
-# PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
-cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
-# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
-cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
+# BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
+# least m dice); BANK[d][0] is the pure pip bank.
+cdef double BANK[MAX_PIP_BANK + 1][NUM_CHECKERS + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]  # BANK[d][m][k] == 0 from here
+# Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
+# (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]
 
 
 cdef void init_constants() noexcept nogil:
-    cdef int n, k, i = 0, high, low, d, r, pips
+    cdef int n, k, i = 0, high, low
     for n in range(MAX_BINOM_N):
         for k in range(MAX_TABLE_POINTS + 2):
             if k == 0:
@@ -58,21 +61,37 @@ cdef void init_constants() noexcept nogil:
             ROLL_LOW[i] = low
             ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    for d in range(MAX_PIP_BANK + 1):
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] = 0.0
-    PIP_BANK[0][0] = 1.0
-    PIP_BANK_OVERSHOOT[0] = 0.0
-    for d in range(1, MAX_PIP_BANK + 1):
-        for r in range(NUM_ROLLS):
-            pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
-            for k in range(1, PIP_BANK_WIDTH):
-                PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
-        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] /= 36.0
-            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
+    init_banks()
 
+
+cdef void init_banks() noexcept nogil:
+    """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
+    one checker, so m outside checkers need m dice); exact renewal recursion."""
+    cdef int d, m, r, k, pips, dice
+    cdef double* row
+    cdef const double* source
+    for d in range(MAX_PIP_BANK + 1):
+        for m in range(NUM_CHECKERS + 1):
+            row = BANK[d][m]
+            for k in range(PIP_BANK_WIDTH):
+                row[k] = 0.0
+            if d == 0 and m == 0:
+                row[0] = 1.0
+            else:
+                for r in range(NUM_ROLLS):
+                    dice = 4 if ROLL_HIGH[r] == ROLL_LOW[r] else 2
+                    pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * dice // 2
+                    source = BANK[d - pips if d > pips else 0][m - dice if m > dice else 0]
+                    for k in range(1, PIP_BANK_WIDTH):
+                        row[k] += ROLL_WAYS[r] * source[k - 1]
+                for k in range(PIP_BANK_WIDTH):
+                    row[k] /= 36.0
+            BANK_LENGTH[d][m] = 1
+            BANK_OVERSHOOT[d][m] = -max(d * 6.0 / 49.0, m * 3.0 / 7.0)
+            for k in range(PIP_BANK_WIDTH):
+                if row[k] != 0.0:
+                    BANK_LENGTH[d][m] = k + 1
+                BANK_OVERSHOOT[d][m] += k * row[k]
 
 init_constants()
 
@@ -609,6 +628,7 @@ cdef struct TwoSidedTable:
     int max_checkers
     long long size
     const double* win
+    const double* cubeful           # 3 x size x size: centred, mover owns, opponent owns
 
 cdef OneSidedTable HOME_TABLE
 cdef OneSidedTable WIDE_TABLE
@@ -654,19 +674,22 @@ def install_one_sided(int points, rolls, expected, first_off):
         WIDE_TABLE = table
 
 
-def install_two_sided(int max_checkers, win):
-    """Make a two-sided cubeless table (from build_two_sided) the one lookups read."""
+def install_two_sided(int max_checkers, win, cubeful):
+    """Make a two-sided table (win, cubeful from build_two_sided) the one lookups read."""
     if not 1 <= max_checkers <= NUM_CHECKERS - 1:
         raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
     cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
     win = _checked_table(win, "win", 2, size)
-    if win.shape[1] != size:
-        raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
+    cubeful = _checked_table(cubeful, "cubeful", 3, 3)
+    if win.shape[1] != size or cubeful.shape[1:] != (size, size):
+        raise ValueError(f"tables must be {size} x {size} and 3 x {size} x {size}")
     cdef const double[:, ::1] win_view = win
+    cdef const double[:, :, ::1] cube_view = cubeful
     global TWO_SIDED
-    _KEEP_ALIVE["two-sided"] = win
+    _KEEP_ALIVE["two-sided"] = (win, cubeful)
     TWO_SIDED.size = size
     TWO_SIDED.win = &win_view[0, 0]
+    TWO_SIDED.cubeful = &cube_view[0, 0, 0]
     TWO_SIDED.max_checkers = max_checkers
 
 
@@ -727,56 +750,73 @@ cdef void read_sides(const checker_t* board, SideCounts* mover, SideCounts* oppo
             opponent.highest = p
 
 
-cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+cdef long long two_sided_pair(const checker_t* board) noexcept nogil:
+    """Index a * size + b of the board in the installed two-sided table, or -1."""
     cdef SideCounts mover, opponent
     if TWO_SIDED.max_checkers == 0:
-        return -1.0
+        return -1
     read_sides(board, &mover, &opponent)
     if (mover.highest > HOME_POINTS or opponent.highest > HOME_POINTS
             or mover.on_board > TWO_SIDED.max_checkers or opponent.on_board > TWO_SIDED.max_checkers
             or mover.on_board == 0 or opponent.on_board == 0):
-        return -1.0
-    cdef long long a = one_sided_rank(mover.counts, HOME_POINTS)
-    cdef long long b = one_sided_rank(opponent.counts, HOME_POINTS)
-    return TWO_SIDED.win[a * TWO_SIDED.size + b]
+        return -1
+    return (one_sided_rank(mover.counts, HOME_POINTS) * TWO_SIDED.size
+            + one_sided_rank(opponent.counts, HOME_POINTS))
 
 
-cdef void convolve(const double* a, int a_width, const double* b, int b_width,
-                   double* out) noexcept nogil:
-    """out = distribution of the sum of two independent roll counts (out has RACE_WIDTH)."""
+cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    return -1.0 if pair < 0 else TWO_SIDED.win[pair]
+
+
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    if pair < 0 or not 0 <= owner <= 2:
+        return -2.0
+    return TWO_SIDED.cubeful[owner * TWO_SIDED.size * TWO_SIDED.size + pair]
+
+
+cdef struct Distribution:
+    double p[RACE_WIDTH]            # p[k] = P(exactly k rolls); zero from `length` on
+    int length
+
+
+cdef void convolve(const double* a, int a_length, const double* b, int b_length,
+                   Distribution* out) noexcept nogil:
+    """out = distribution of the sum of two independent roll counts."""
     cdef int i, j
-    for i in range(RACE_WIDTH):
-        out[i] = 0.0
-    for i in range(a_width):
+    out.length = min(RACE_WIDTH, a_length + b_length - 1)
+    for i in range(out.length):
+        out.p[i] = 0.0
+    for i in range(a_length):
         if a[i] != 0.0:
-            for j in range(b_width):
-                out[i + j] += a[i] * b[j]
+            for j in range(min(b_length, RACE_WIDTH - i)):
+                out.p[i + j] += a[i] * b[j]
 
 
-cdef void point_mass_at_zero(double* out) noexcept nogil:
-    cdef int i
-    out[0] = 1.0
-    for i in range(1, RACE_WIDTH):
-        out[i] = 0.0
-
-
-cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
-    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
-    probability q (its expected overshoot in rolls) one roll less, so that the extra
-    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+cdef void credit_overshoot(Distribution* distribution, int pips, int dice) noexcept nogil:
+    """Give back what the bank BANK[pips][dice] spends on its last roll's unused part:
+    with probability q (that part, in rolls) one roll less, so that bringing the checkers
+    in costs its fair share of rolls on average, the rest of the last roll being played
     in the home board."""
-    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef double q = BANK_OVERSHOOT[pips][dice]
     cdef int k
     if q <= 0.0:
         return
     if q > 1.0:
         q = 1.0
-    for k in range(RACE_WIDTH - 1):
-        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+    for k in range(distribution.length - 1):
+        distribution.p[k] = (1.0 - q) * distribution.p[k] + q * distribution.p[k + 1]
+    distribution.p[distribution.length - 1] *= 1.0 - q
 
 
-cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
-                            double* escape) noexcept nogil:
+cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
+    out.p[0] = 1.0
+    out.length = 1
+
+
+cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
+                            Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
     (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
 
@@ -792,45 +832,47 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
         return -1
     cdef int p
     cdef int stacked[MAX_TABLE_POINTS + 1]
-    cdef int bank = 0, escape_bank = 0
+    cdef int bank = 0, outside = 0, escape_bank = 0, escaping = 0
     cdef double certain = 1.0
     for p in range(table.points + 1):
         stacked[p] = side.counts[p]
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
+        outside += side.counts[p]
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
+            escaping += side.counts[p]
     cdef long long rank = one_sided_rank(stacked, table.points)
-    convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
-    credit_overshoot(rolls, bank)
+    convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
+             table.width, rolls)
+    credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
+        # No checker comes off before all are home: a die for each outside checker.
+        convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
-        credit_overshoot(first, bank)
-        convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
+        credit_overshoot(first, bank, outside)
+        convolve(BANK[escape_bank][escaping], BANK_LENGTH[escape_bank][escaping],
+                 &certain, 1, escape)
     else:
         point_mass_at_zero(first)
         point_mass_at_zero(escape)
     return 0
 
 
-cdef void survival(const double* distribution, double* at_least) noexcept nogil:
-    """at_least[i] = P(count >= i) for i in 0..RACE_WIDTH (one extra entry, 0)."""
-    cdef int i
-    at_least[RACE_WIDTH] = 0.0
-    for i in range(RACE_WIDTH - 1, -1, -1):
-        at_least[i] = at_least[i + 1] + distribution[i]
-
-
-cdef double first_finisher_chance(const double* finisher, const double* other_at_least,
+cdef double first_finisher_chance(const Distribution* finisher, const Distribution* other,
                                   int shift) noexcept nogil:
-    """Σ_i finisher[i] × P(other count >= i + shift)."""
-    cdef double total = 0.0
+    """Σ_i finisher[i] × P(other count >= i + shift): the finisher is done first."""
+    cdef double total = 0.0, at_least = 0.0
     cdef int i
-    for i in range(RACE_WIDTH - shift):
-        total += finisher[i] * other_at_least[i + shift]
+    # Walk i downwards, accumulating P(other >= i + shift) as we go.
+    for i in range(other.length - 1, finisher.length - 1 + shift, -1):
+        at_least += other.p[i]
+    for i in range(finisher.length - 1, -1, -1):
+        if i + shift < other.length:
+            at_least += other.p[i + shift]
+        total += finisher.p[i] * at_least
     return total
 
 
@@ -866,29 +908,22 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
-    cdef double mover_rolls[RACE_WIDTH]
-    cdef double mover_first[RACE_WIDTH]
-    cdef double mover_escape[RACE_WIDTH]
-    cdef double opponent_rolls[RACE_WIDTH]
-    cdef double opponent_first[RACE_WIDTH]
-    cdef double opponent_escape[RACE_WIDTH]
-    cdef double at_least[RACE_WIDTH + 1]
-    if side_distributions(&mover, mover_rolls, mover_first, mover_escape) < 0:
+    cdef Distribution mover_rolls, mover_first, mover_escape
+    cdef Distribution opponent_rolls, opponent_first, opponent_escape
+    if side_distributions(&mover, &mover_rolls, &mover_first, &mover_escape) < 0:
         return -1
-    if side_distributions(&opponent, opponent_rolls, opponent_first, opponent_escape) < 0:
+    if side_distributions(&opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return -1
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
-    survival(opponent_rolls, at_least)
-    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
-    survival(opponent_first, at_least)
-    cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(opponent_escape, at_least)
-    cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(mover_first, at_least)
-    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
-    survival(mover_escape, at_least)
-    cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
+    cdef double win_gammon = 0.0, win_backgammon = 0.0, lose_gammon = 0.0, lose_backgammon = 0.0
+    if opponent.on_board == NUM_CHECKERS:
+        win_gammon = min(win, first_finisher_chance(&mover_rolls, &opponent_first, 0))
+        win_backgammon = min(win_gammon, first_finisher_chance(&mover_rolls, &opponent_escape, 0))
+    if mover.on_board == NUM_CHECKERS:
+        lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(&opponent_rolls, &mover_first, 1)))
+        lose_backgammon = min(lose_gammon, first_finisher_chance(&opponent_rolls, &mover_escape, 1))
     out[0] = win
     out[1] = win_gammon
     out[2] = win_backgammon
@@ -921,12 +956,17 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     return ok
 
 
-def two_sided_win(bytes board):
-    """Exact cubeless P(player on roll wins) from the two-sided table, or None if not in it."""
+def two_sided_lookup(bytes board):
+    """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
+    player on roll's view; None when the board is not in it. The board must be valid."""
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef double value = two_sided_win_probability(<const checker_t*><const char*>board)
-    return None if value < 0 else value
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    cdef double win = two_sided_win_probability(b)
+    if win < 0:
+        return None
+    return (win, two_sided_cubeful_equity(b, 0), two_sided_cubeful_equity(b, 1),
+            two_sided_cubeful_equity(b, 2))
 
 
 def side_roll_distributions(bytes board, bint mover_side):
@@ -935,11 +975,18 @@ def side_roll_distributions(bytes board, bint mover_side):
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
     cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
     read_sides(<const checker_t*><const char*>board, &mover, &opponent)
-    rolls = np.zeros(RACE_WIDTH)
-    first = np.zeros(RACE_WIDTH)
-    escape = np.zeros(RACE_WIDTH)
-    cdef double[::1] r = rolls, f = first, e = escape
-    if side_distributions(&mover if mover_side else &opponent, &r[0], &f[0], &e[0]) < 0:
+    if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
-    return rolls, first, escape
+    return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
+
+
+def race_probabilities_of(bytes board):
+    """The race 5-vector of one valid board as a tuple, or None when it has contact."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef float out[5]
+    if race_probabilities(<const checker_t*><const char*>board, out) < 0:
+        return None
+    return out[0], out[1], out[2], out[3], out[4]
