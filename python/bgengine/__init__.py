@@ -5,32 +5,59 @@ legal moves, evaluation, rollouts and cube advice. Positions are always seen fro
 player on roll.
 """
 
+from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
+from .dice import FixedDice, RandomDice
 from .errors import (
     BgEngineError,
+    DiceError,
     IllegalMoveError,
     InvalidMatchStateError,
     InvalidNotationError,
     InvalidPositionError,
+    MatchFileError,
 )
+from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from .actions import Decision
+from .match import Match
 from .match_state import MatchState
+from .matfile import format_mat, parse_mat, read_mat, write_mat
 from .position import GameResult, Phase, Position
+from .selfplay import play_game, play_match
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "Agent",
     "BgEngineError",
+    "CubeQuestion",
+    "Decision",
+    "DiceError",
+    "FixedDice",
+    "Game",
+    "GameOutcome",
     "GameResult",
+    "HeuristicAgent",
     "IllegalMoveError",
     "InvalidMatchStateError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "Match",
+    "MatchFileError",
     "MatchState",
     "Phase",
     "Position",
+    "RandomAgent",
+    "RandomDice",
     "format_gnubg_ids",
+    "format_mat",
     "format_xgid",
     "parse_gnubg_ids",
+    "parse_mat",
     "parse_xgid",
+    "play_game",
+    "play_match",
+    "read_mat",
+    "write_mat",
 ]
