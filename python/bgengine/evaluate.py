@@ -24,7 +24,7 @@ import numpy as np
 from bgcore import _nn, _nply
 
 from .errors import InvalidPositionError
-from .move import Move, Roll, legal_moves
+from .move import Move, MoveList, Roll, legal_moves
 from .position import NUM_SLOTS, Position
 
 PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -271,10 +271,23 @@ def rank_moves(
     """
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, got {type(position).__name__}")
+    return rank_legal_moves(
+        legal_moves(position, dice), plies, evaluator=evaluator, move_filter=move_filter, candidates=candidates
+    )
+
+
+def rank_legal_moves(
+    legal: MoveList,
+    plies: int = 0,
+    *,
+    evaluator: Evaluator | None = None,
+    move_filter: MoveFilter | None = None,
+    candidates: MoveFilter = ROOT_FILTER,
+) -> list[RankedMove]:
+    """``rank_moves`` for moves already generated (a ``MoveList``)."""
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
-    moves = legal_moves(position, dice)
-    children = np.ascontiguousarray(moves.positions)
+    children = np.ascontiguousarray(legal.positions)
     values = _probabilities(evaluator, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
@@ -286,8 +299,8 @@ def rank_moves(
     mover_view = flip_probabilities(values)
     ranked = [
         RankedMove(
-            move=moves.moves[i],
-            position=moves.position_after(i),
+            move=legal.moves[i],
+            position=legal.position_after(i),
             probabilities=tuple(float(x) for x in mover_view[i]),  # type: ignore[arg-type]
             plies=int(depth[i]),
         )

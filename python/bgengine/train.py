@@ -161,8 +161,9 @@ def train(
     while state.games < games:
         batch = min(chunk_games, games - state.games, next_eval - state.games)
         started = time.monotonic()
+        s = state.settings
         state.plies += _selfplay.train_games(
-            network, batch, state.alpha(), state.settings.lam, bit_generator
+            network, batch, state.games, s.alpha, s.alpha_half_life_games, s.min_alpha, s.lam, bit_generator
         )
         elapsed = time.monotonic() - started
         state.games += batch

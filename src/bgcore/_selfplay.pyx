@@ -215,14 +215,25 @@ cdef int train_one_game(Network* net, bitgen_t* rng, float alpha, float lam,
     return plies
 
 
-def train_games(NeuralNet network, int games, double alpha, double lam, bit_generator):
+cdef inline float step_size(double alpha, double half_life, double min_alpha,
+                            long long game) noexcept nogil:
+    """alpha * h / (h + game), never below min_alpha: the step size of one game."""
+    cdef double decayed = alpha * half_life / (half_life + game)
+    return <float>(decayed if decayed > min_alpha else min_alpha)
+
+
+def train_games(NeuralNet network, int games, long long first_game, double alpha,
+                double half_life, double min_alpha, double lam, bit_generator):
     """Train ``network`` in place on ``games`` self-play games; returns the plies played.
 
-    ``alpha`` is the step size, ``lam`` the TD lambda in [0, 1]; dice from the numpy
-    ``bit_generator``, advanced in place.
+    Game g (counting from ``first_game``) uses the step size
+    max(min_alpha, alpha * half_life / (half_life + g)); ``lam`` is the TD lambda in
+    [0, 1]; dice from the numpy ``bit_generator``, advanced in place.
     """
-    if games < 0 or not 0.0 <= lam <= 1.0 or not alpha > 0.0:
-        raise ValueError("need games >= 0, 0 <= lam <= 1 and alpha > 0")
+    if games < 0 or first_game < 0 or not 0.0 <= lam <= 1.0 or not alpha > 0.0:
+        raise ValueError("need games >= 0, first_game >= 0, 0 <= lam <= 1 and alpha > 0")
+    if not half_life > 0.0 or min_alpha < 0.0:
+        raise ValueError("need half_life > 0 and min_alpha >= 0")
     cdef bitgen_t* rng = bitgen_of(bit_generator)
     cdef checker_t* children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     cdef float* scratch = <float*>malloc(MAX_CHILDREN * NUM_OUTPUTS * sizeof(float))
@@ -230,7 +241,7 @@ def train_games(NeuralNet network, int games, double alpha, double lam, bit_gene
     cdef float* values = <float*>malloc(MAX_PLIES * NUM_OUTPUTS * sizeof(float))
     cdef long long plies = 0
     cdef int g
-    cdef float a = alpha, l = lam
+    cdef float l = lam
     if children == NULL or scratch == NULL or positions == NULL or values == NULL:
         free(children)
         free(scratch)
@@ -239,8 +250,9 @@ def train_games(NeuralNet network, int games, double alpha, double lam, bit_gene
         raise MemoryError()
     with bit_generator.lock, nogil:
         for g in range(games):
-            plies += train_one_game(&network.net, rng, a, l, children, scratch, positions,
-                                    values)
+            plies += train_one_game(&network.net, rng,
+                                    step_size(alpha, half_life, min_alpha, first_game + g),
+                                    l, children, scratch, positions, values)
     free(children)
     free(scratch)
     free(positions)
