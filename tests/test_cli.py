@@ -580,7 +580,8 @@ def test_play_save_needs_a_match(tmp_path):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [(["--seat", "2"], "'--seat'"), (["--opponent", "gnubg"], "'--opponent'"), (["--match", "-1"], "'--match'"),
-     (["--seed", "x"], "'--seed'")],
+     (["--seed", "x"], "'--seed'"), (["--opponent", "random", "--plies", "1"], "--plies is for --opponent engine"),
+     (["--plies", "7"], "'--plies'")],
 )
 def test_play_bad_options(args, fragment):
     assert_bad_input(play(*args, typed=""), fragment)
@@ -717,3 +718,12 @@ def test_embedding_programs_get_exceptions_instead_of_exits():
 
     with pytest.raises(click.BadParameter, match="10 fields"):
         cli.main(["analyze", "XGID=nonsense"], standalone_mode=False)
+
+
+def test_play_against_the_engine_at_a_depth():
+    result = play("--seed", "4", "--plies", "1", "--json", typed="resign\n")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["opponent"] == "engine"
+    assert document["winner"] == "engine"
+    assert "bgengine" in result.stderr

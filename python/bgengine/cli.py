@@ -315,8 +315,10 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
 @cli.command()
 @click.option("--match", "match_length", type=click.IntRange(min=0), default=0, metavar="LENGTH",
               help="Play a match to LENGTH points (default: one money game).")
-@click.option("--opponent", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
-              help="The agent you play against (the neural-network agent comes with the evaluator).")
+@click.option("--opponent", type=click.Choice(["engine", "heuristic", "random"]), default="engine", show_default=True,
+              help="The agent you play against: the engine's evaluator, a simple heuristic, or random.")
+@click.option("--plies", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Search depth of the engine opponent.")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the dice (and of the random agent).")
 @click.option("--seat", type=click.Choice(["0", "1"]), default="0", show_default=True,
               help="Your seat: player 0 (X in XGIDs) or 1.")
@@ -324,23 +326,24 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
 @click.option("--save", type=click.Path(dir_okay=False, writable=True), metavar="FILE.mat",
               help="Write the match record in Jellyfish .mat format (matches only).")
 @json_option
-def play(match_length: int, opponent: str, seed: int | None, seat: str, name: str, save: str | None,
+def play(match_length: int, opponent: str, plies: int, seed: int | None, seat: str, name: str, save: str | None,
          as_json: bool) -> None:
     """Play against the engine in this terminal; type moves such as 24/18 13/11.
 
     With --json the session is written to standard error and a summary of the result to
     standard output.
     """
-    from .agents import HeuristicAgent, RandomAgent
     from .match import Match
     from .matfile import write_mat
     from .play_terminal import play_in_terminal
 
     if save is not None and not match_length:
         raise BadInput("--save: a .mat record holds a match; give --match LENGTH")
-    agent = HeuristicAgent() if opponent == "heuristic" else RandomAgent(seed)
+    if plies and opponent != "engine":
+        raise BadInput(f"--plies: the {opponent} opponent does not search; --plies is for --opponent engine")
+    agent = _opponent(opponent, plies, seed)
     human = int(seat)
-    engine_name = f"bgengine ({opponent})"
+    engine_name = "bgengine" if opponent == "engine" else f"bgengine ({opponent})"
     record = play_in_terminal(
         agent, length=match_length, human=human, seed=seed, names=(name, engine_name),
         input=click.get_text_stream("stdin"), output=sys.stderr if as_json else click.get_text_stream("stdout"),
@@ -352,6 +355,17 @@ def play(match_length: int, opponent: str, seed: int | None, seat: str, name: st
             raise BadInput(f"--save {save}: cannot write: {error.strerror}") from None
     if as_json:
         _emit_json("play", _play_summary(record, human, match_length, opponent, save))
+
+
+def _opponent(kind: str, plies: int, seed: int | None) -> Any:
+    """The agent behind ``play --opponent``."""
+    if kind == "engine":
+        from .engine_agent import EngineAgent
+
+        return EngineAgent(plies)
+    from .agents import HeuristicAgent, RandomAgent
+
+    return HeuristicAgent() if kind == "heuristic" else RandomAgent(seed)
 
 
 def _play_summary(record: Any, human: int, match_length: int, opponent: str, save: str | None) -> dict[str, Any]:
