@@ -19,3 +19,7 @@ class IllegalMoveError(BgEngineError, ValueError):
 
 class InvalidMatchStateError(BgEngineError, ValueError):
     """Impossible match data: scores, cube value or owner, Crawford flag, dice."""
+
+
+class InvalidSettingsError(BgEngineError, ValueError):
+    """Options that cannot work together or are out of range (e.g. rollout settings)."""
