@@ -212,3 +212,13 @@ def test_from_array_fails_non_integer_counts():
 def test_from_array_fails_when_both_sides_are_off():
     with pytest.raises(InvalidPositionError, match="both players have borne off"):
         Position.from_array([0] * 26)
+
+
+def test_from_bytes_fails_slot_beyond_fifteen():
+    with pytest.raises(InvalidPositionError, match="slot 3 holds -20 checkers"):
+        Position(bytes([0, 1, 0, 256 - 20] + [0] * 22))
+
+
+def test_from_bytes_fails_wrong_length():
+    with pytest.raises(InvalidPositionError, match="26 slots, got 3 bytes"):
+        Position(b"abc")

@@ -5,32 +5,65 @@ legal moves, evaluation, rollouts and cube advice. Positions are always seen fro
 player on roll.
 """
 
+from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from .cube_efficiency import cube_efficiency
+from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
+from .doubling import CubeOwner
 from .errors import (
     BgEngineError,
     IllegalMoveError,
+    InvalidCubeSettingsError,
+    InvalidMatchEquityTableError,
     InvalidMatchStateError,
     InvalidNotationError,
     InvalidPositionError,
+    InvalidProbabilitiesError,
+    MissingEvaluatorError,
 )
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from .match_equity import cubeless_mwc, gammon_values
 from .match_state import MatchState
+from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
+from .met_generator import generate_met
 from .position import GameResult, Phase, Position
+from .probabilities import GameProbabilities
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "BgEngineError",
+    "CubeAction",
+    "CubeDecision",
+    "CubeDecisionMatrix",
+    "CubeErrors",
+    "CubeOwner",
+    "EquityUnit",
+    "GameProbabilities",
     "GameResult",
     "IllegalMoveError",
+    "InvalidCubeSettingsError",
+    "InvalidMatchEquityTableError",
     "InvalidMatchStateError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "InvalidProbabilitiesError",
+    "MatchEquityTable",
     "MatchState",
+    "MissingEvaluatorError",
     "Phase",
     "Position",
+    "cube_decision",
+    "cube_decision_matrix",
+    "cube_efficiency",
+    "cubeless_mwc",
+    "default_met",
     "format_gnubg_ids",
     "format_xgid",
+    "gammon_values",
+    "generate_met",
+    "kazaross_xg2",
+    "load_met",
     "parse_gnubg_ids",
     "parse_xgid",
 ]

@@ -12,6 +12,8 @@ scores of players 0 and 1 (15 bits each).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._bits import BitReader, BitWriter, decode_base64_key, encode_base64_key
 from .errors import InvalidMatchStateError, InvalidNotationError, InvalidPositionError
 from .match_state import MatchState
@@ -26,7 +28,7 @@ _GAME_PLAYING = 1
 
 def _side_slots(position: Position) -> tuple[list[int], list[int]]:
     """(opponent's counts, mover's counts), each for points 1..24 of its own side then bar."""
-    slots = [position[i] for i in range(26)]
+    slots = np.frombuffer(position.to_bytes(), dtype=np.int8).tolist()
     mover = [slots[p] if slots[p] > 0 else 0 for p in range(1, 25)] + [slots[25]]
     opponent = [-slots[25 - p] if slots[25 - p] < 0 else 0 for p in range(1, 25)] + [-slots[0]]
     return opponent, mover

@@ -20,6 +20,7 @@ from .errors import InvalidPositionError
 
 if TYPE_CHECKING:
     from .match_state import MatchState
+    from .move import Move, MoveList, Roll
 
 NUM_SLOTS = 26
 NUM_CHECKERS = 15
@@ -239,11 +240,29 @@ class Position:
         theirs = {25 - p: int(-slots[p]) for p in range(1, 25) if slots[p] < 0}
         return own, theirs, int(slots[MOVER_BAR]), int(-slots[OPPONENT_BAR])
 
+    # ----- moves (see move.py) ------------------------------------------------------
+
+    def legal_moves(self, dice: Roll) -> MoveList:
+        """Every distinct legal play of `dice` (two dice 1..6, any order, or text "31")."""
+        return _move.legal_moves(self, dice)
+
+    def play(self, move: Move | str, dice: Roll) -> Position:
+        """The position after playing `move` with `dice`, seen from the next player on roll.
+
+        The dice are needed because text such as "13/5" does not say which dice moved the
+        checker; raises IllegalMoveError when the move is not a legal play of the roll.
+        """
+        return _move.legal_moves(self, dice).play(move)
+
 
 def _board_bytes(board: Any) -> bytes:
     """26 int8 slots as bytes, refusing wrong shapes and values outside -15..15."""
     if isinstance(board, Position):
         return board._board
+    if isinstance(board, bytes):
+        if len(board) != NUM_SLOTS:
+            raise InvalidPositionError(f"a position has {NUM_SLOTS} slots, got {len(board)} bytes")
+        return board  # signed bytes; the core checks every slot's range
     try:
         array = np.asarray(board)
     except (TypeError, ValueError) as error:
@@ -280,3 +299,6 @@ def _checked_points(points: Mapping[int, int], side: str) -> Iterable[tuple[int,
         if isinstance(point, bool) or not isinstance(point, (int, np.integer)) or not 1 <= point <= 24:
             raise InvalidPositionError(f"{side}: point must be 1..24, got {point!r}")
         yield int(point), _checked_count(count, f"{side} point {point}")
+
+
+from . import move as _move  # noqa: E402 - move.py builds on Position, defined above

@@ -81,6 +81,11 @@ cdef class COracle:
             return [out[0], out[1], out[2], out[3], out[4]]
         return None
 
+    def __reduce__(self):
+        if type(self) is not COracle:
+            raise TypeError(f"{type(self).__name__} does not say how to pickle itself")
+        return (COracle, ())
+
 
 # ----- test doubles ------------------------------------------------------------------
 
@@ -136,6 +141,9 @@ cdef class PipCountEvaluator(CEvaluator):
     def __cinit__(self):
         self.c.evaluate = pip_count_evaluate
 
+    def __reduce__(self):
+        return (PipCountEvaluator, ())
+
 
 cdef int one_roll_finish(void* context, const checker_t* board, float* out5) noexcept nogil:
     """Exact when the player on roll has one checker left on points 1..3 (off with any
@@ -166,3 +174,6 @@ cdef class OneRollFinishOracle(COracle):
 
     def __cinit__(self):
         self.c.probabilities = one_roll_finish
+
+    def __reduce__(self):
+        return (OneRollFinishOracle, ())

@@ -20,8 +20,7 @@ from numpy.random cimport bitgen_t
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._policy cimport (BoardEvaluator, ExactOracle, CEvaluator, COracle,
                              equity_of, flip_probabilities, finished_probabilities)
-# STAND-IN until branch `movegen` lands: switch to `from bgcore._movegen cimport ...`.
-from bgcore._rollout_standin_movegen cimport legal_children, STANDIN_MAX_CHILDREN as MAX_CHILDREN
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:
     NUM_STATS = 6               # the five probabilities and the cubeless equity

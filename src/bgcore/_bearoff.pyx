@@ -1,0 +1,945 @@
+# cython: language_level=3
+"""Bear-off databases (one-sided and two-sided) and race evaluation.
+
+One-sided positions (up to 15 checkers on points 1..P of one side, nothing else) are
+ranked by the combinatorial number system: the counts c_P, ..., c_1 and the borne-off
+checkers written as a row of ones separated by P zeros; the rank is that of the set of
+zero places. Positions with at most n checkers get the ranks 0..C(n+P, P)-1 and every
+move lowers the rank, so tables are built by one pass in rank order.
+
+Tables are numpy arrays built here and installed by ``bgengine.bearoff``; the nogil
+lookups in the .pxd read the installed arrays and never change them.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport INFINITY, NAN
+
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
+from bgcore._board cimport phase_of, board_problem_code
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
+from libc.stdlib cimport malloc, free
+
+cnp.import_array()
+
+cdef enum:
+    MAX_BINOM_N = NUM_CHECKERS + MAX_TABLE_POINTS + 2
+    RACE_WIDTH = 192                # columns of a race distribution (rolls 0..191)
+    PIP_BANK_WIDTH = 128            # rolls needed to move up to MAX_PIP_BANK pips
+    MAX_PIP_BANK = NUM_CHECKERS * 25
+
+# The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
+cdef int ROLL_HIGH[NUM_ROLLS]
+cdef int ROLL_LOW[NUM_ROLLS]
+cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at the end
+
+cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
+
+# PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
+cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
+# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
+cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
+
+
+cdef void init_constants() noexcept nogil:
+    cdef int n, k, i = 0, high, low, d, r, pips
+    for n in range(MAX_BINOM_N):
+        for k in range(MAX_TABLE_POINTS + 2):
+            if k == 0:
+                BINOM[n][k] = 1
+            elif n == 0:
+                BINOM[n][k] = 0
+            else:
+                BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            ROLL_HIGH[i] = high
+            ROLL_LOW[i] = low
+            ROLL_WAYS[i] = 1.0 if high == low else 2.0
+            i += 1
+    for d in range(MAX_PIP_BANK + 1):
+        for k in range(PIP_BANK_WIDTH):
+            PIP_BANK[d][k] = 0.0
+    PIP_BANK[0][0] = 1.0
+    PIP_BANK_OVERSHOOT[0] = 0.0
+    for d in range(1, MAX_PIP_BANK + 1):
+        for r in range(NUM_ROLLS):
+            pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
+            for k in range(1, PIP_BANK_WIDTH):
+                PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
+        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
+        for k in range(PIP_BANK_WIDTH):
+            PIP_BANK[d][k] /= 36.0
+            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
+
+
+init_constants()
+
+
+# ----- ranking ------------------------------------------------------------------------
+
+cdef long long one_sided_rank(const int* counts, int points) noexcept nogil:
+    cdef long long rank = 0
+    cdef int k, zero = -1
+    for k in range(points):
+        zero += counts[points - k] + 1
+        rank += BINOM[zero][k + 1]
+    return rank
+
+
+cdef void one_sided_unrank(long long rank, int points, int* counts) noexcept nogil:
+    cdef int k, zero, above = NUM_CHECKERS + points
+    cdef int zeros[MAX_TABLE_POINTS]
+    for k in range(points - 1, -1, -1):
+        zero = above - 1
+        while BINOM[zero][k + 1] > rank:
+            zero -= 1
+        zeros[k] = zero
+        rank -= BINOM[zero][k + 1]
+        above = zero
+    counts[0] = 0
+    for k in range(points):
+        counts[points - k] = zeros[k] - (zeros[k - 1] if k > 0 else -1) - 1
+
+
+cdef inline long long positions_up_to(int checkers, int points) noexcept nogil:
+    """How many one-sided positions have at most ``checkers`` checkers on ``points`` points."""
+    return BINOM[checkers + points][points]
+
+
+# ----- bear-off moves of one side -----------------------------------------------------
+
+cdef struct ChildScan:
+    int points
+    int count                       # child ranks stored in ranks[0..count)
+    int most_dice_used              # doubles: the largest number of dice played so far
+    bint distinct                   # drop repeated children (else keep every sequence)
+    long long ranks[MAX_BEAROFF_CHILDREN]
+
+
+cdef inline int highest_point(const int* counts, int points) noexcept nogil:
+    cdef int p
+    for p in range(points, 0, -1):
+        if counts[p]:
+            return p
+    return 0
+
+
+cdef inline bint can_move(const int* counts, int points, int point, int die) noexcept nogil:
+    """A checker on ``point`` can use ``die``: a plain move, or a legal bear-off."""
+    if counts[point] == 0:
+        return False
+    if point > die:
+        return True
+    cdef int highest = highest_point(counts, points)
+    if highest > HOME_POINTS:
+        return False
+    return point == die or point == highest
+
+
+cdef inline void move_checker(int* counts, int point, int die) noexcept nogil:
+    counts[point] -= 1
+    if point > die:
+        counts[point - die] += 1
+
+
+cdef inline void unmove_checker(int* counts, int point, int die) noexcept nogil:
+    counts[point] += 1
+    if point > die:
+        counts[point - die] -= 1
+
+
+cdef inline void keep_child(ChildScan* scan, const int* counts) noexcept nogil:
+    cdef long long rank = one_sided_rank(counts, scan.points)
+    cdef int i
+    if scan.distinct:
+        for i in range(scan.count):
+            if scan.ranks[i] == rank:
+                return
+    if scan.count < MAX_BEAROFF_CHILDREN:
+        scan.ranks[scan.count] = rank
+        scan.count += 1
+
+
+cdef void scan_one_die(ChildScan* scan, int* counts, int die) noexcept nogil:
+    cdef int p
+    for p in range(1, scan.points + 1):
+        if can_move(counts, scan.points, p, die):
+            move_checker(counts, p, die)
+            keep_child(scan, counts)
+            unmove_checker(counts, p, die)
+
+
+cdef void scan_non_double(ChildScan* scan, int* counts, int high, int low) noexcept nogil:
+    """Both dice if possible (either order), else the larger die, else the smaller, else pass."""
+    cdef int order, first, second, p, q
+    for order in range(2):
+        first = high if order == 0 else low
+        second = low if order == 0 else high
+        for p in range(1, scan.points + 1):
+            if can_move(counts, scan.points, p, first):
+                move_checker(counts, p, first)
+                for q in range(1, scan.points + 1):
+                    if can_move(counts, scan.points, q, second):
+                        move_checker(counts, q, second)
+                        keep_child(scan, counts)
+                        unmove_checker(counts, q, second)
+                unmove_checker(counts, p, first)
+    if scan.count == 0:
+        scan_one_die(scan, counts, high)
+    if scan.count == 0:
+        scan_one_die(scan, counts, low)
+    if scan.count == 0:
+        keep_child(scan, counts)
+
+
+cdef void scan_double(ChildScan* scan, int* counts, int die, int dice_left,
+                      int top_source, int dice_used) noexcept nogil:
+    """As many of the four dice as possible; sources taken in non-increasing order.
+
+    Any legal sequence of equal dice can be reordered so that its sources never increase
+    and stays legal with the same result, so this ordering loses no child.
+    """
+    cdef int p
+    cdef bint moved = False
+    if dice_left > 0:
+        for p in range(top_source, 0, -1):
+            if can_move(counts, scan.points, p, die):
+                moved = True
+                move_checker(counts, p, die)
+                scan_double(scan, counts, die, dice_left - 1, p, dice_used + 1)
+                unmove_checker(counts, p, die)
+    if not moved:
+        if dice_used > scan.most_dice_used:
+            scan.most_dice_used = dice_used
+            scan.count = 0
+        if dice_used == scan.most_dice_used:
+            keep_child(scan, counts)
+
+
+cdef void scan_children(ChildScan* scan, int* counts, int roll) noexcept nogil:
+    """Fill scan.ranks with the children of one side's position for roll number ``roll``."""
+    scan.count = 0
+    scan.most_dice_used = -1
+    if ROLL_HIGH[roll] == ROLL_LOW[roll]:
+        scan_double(scan, counts, ROLL_HIGH[roll], 4, scan.points, 0)
+    else:
+        scan_non_double(scan, counts, ROLL_HIGH[roll], ROLL_LOW[roll])
+
+
+cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int roll,
+                                     checker_t* buffer) noexcept nogil:
+    """Like scan_children, through the general move generator (buffer: MAX_CHILDREN boards)."""
+    cdef checker_t board[NUM_SLOTS]
+    cdef int child_counts[MAX_TABLE_POINTS + 1]
+    cdef int p, i, n
+    for p in range(NUM_SLOTS):
+        board[p] = counts[p] if 1 <= p <= scan.points else 0
+    n = legal_children(board, ROLL_HIGH[roll], ROLL_LOW[roll], buffer, MAX_CHILDREN)
+    scan.count = 0
+    for i in range(n):
+        for p in range(1, scan.points + 1):
+            child_counts[p] = -buffer[i * NUM_SLOTS + NUM_SLOTS - 1 - p]
+        if scan.count < MAX_BEAROFF_CHILDREN:
+            scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
+            scan.count += 1
+
+
+cdef void sort_ranks(long long* ranks, int count) noexcept nogil:
+    cdef int i, j
+    cdef long long value
+    for i in range(1, count):
+        value = ranks[i]
+        j = i - 1
+        while j >= 0 and ranks[j] > value:
+            ranks[j + 1] = ranks[j]
+            j -= 1
+        ranks[j + 1] = value
+
+
+def movegen_disagreements(int points, long long first_rank, long long last_rank):
+    """(rank, die1, die2) where the bear-off scan and legal_children give different children.
+
+    Checks every roll of ranks first_rank..last_rank-1 of the one-sided positions on
+    ``points`` points (the opponent has no checkers on the board).
+    """
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
+    cdef long long size = positions_up_to(NUM_CHECKERS, points), rank
+    if not 1 <= first_rank <= last_rank <= size:
+        raise ValueError(f"ranks must satisfy 1 <= first <= last <= {size}")
+    cdef ChildScan* own = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef ChildScan* general = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef int roll, i
+    cdef bint same
+    found = []
+    own.points = general.points = points
+    own.distinct = True
+    try:
+        for rank in range(first_rank, last_rank):
+            one_sided_unrank(rank, points, counts)
+            for roll in range(NUM_ROLLS):
+                scan_children(own, counts, roll)
+                scan_children_with_movegen(general, counts, roll, buffer)
+                sort_ranks(own.ranks, own.count)
+                sort_ranks(general.ranks, general.count)
+                same = own.count == general.count
+                for i in range(own.count if same else 0):
+                    if own.ranks[i] != general.ranks[i]:
+                        same = False
+                        break
+                if not same:
+                    found.append((rank, ROLL_HIGH[roll], ROLL_LOW[roll]))
+    finally:
+        free(own)
+        free(general)
+        free(buffer)
+    return found
+
+
+def bearoff_children(counts, int die1, int die2):
+    """Sorted distinct ranks of the children of a one-sided position (len(counts) points)."""
+    cdef int points = len(counts)
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
+    if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
+        raise ValueError(f"dice are 1..6, got {die1} and {die2}")
+    cdef int c[MAX_TABLE_POINTS + 1]
+    _checked_counts(counts, points, c)
+    cdef int roll
+    for roll in range(NUM_ROLLS):
+        if ROLL_HIGH[roll] == max(die1, die2) and ROLL_LOW[roll] == min(die1, die2):
+            break
+    cdef ChildScan scan
+    scan.points = points
+    scan.distinct = True
+    scan_children(&scan, c, roll)
+    return sorted(scan.ranks[i] for i in range(scan.count))
+
+
+cdef void _checked_counts(counts, int points, int* out) except *:
+    cdef int p, total = 0
+    out[0] = 0
+    for p in range(points):
+        n = counts[p]
+        if not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"checker counts must be non-negative integers, got {n!r}")
+        total += n
+        if total > NUM_CHECKERS:
+            raise ValueError("a side has at most 15 checkers")
+        out[p + 1] = n
+
+
+def one_sided_rank_of(counts):
+    """Rank of a one-sided position given as counts for points 1..len(counts)."""
+    cdef int points = len(counts)
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
+    cdef int c[MAX_TABLE_POINTS + 1]
+    _checked_counts(counts, points, c)
+    return one_sided_rank(c, points)
+
+
+def one_sided_counts_of(long long rank, int points):
+    """Counts for points 1..points of the one-sided position with this rank."""
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
+    if not 0 <= rank < positions_up_to(NUM_CHECKERS, points):
+        raise ValueError(f"rank {rank} is outside 0..{positions_up_to(NUM_CHECKERS, points) - 1}")
+    cdef int c[MAX_TABLE_POINTS + 1]
+    one_sided_unrank(rank, points, c)
+    return [c[p] for p in range(1, points + 1)]
+
+
+def one_sided_size(int checkers, int points):
+    """Number of one-sided positions with at most ``checkers`` checkers on ``points`` points."""
+    if not (0 <= checkers <= NUM_CHECKERS and 1 <= points <= MAX_TABLE_POINTS):
+        raise ValueError("checkers must be 0..15 and points 1..%d" % MAX_TABLE_POINTS)
+    return positions_up_to(checkers, points)
+
+
+# ----- one-sided build ----------------------------------------------------------------
+
+cdef void build_one_sided_ranks(long long start, long long stop, int points, int width,
+                                double* rolls, int* last_column, double* expected,
+                                double* first_off, double* first_expected,
+                                long long full_start, checker_t* movegen_buffer) noexcept nogil:
+    """Rows start..stop-1: play minimising expected rolls (to finish, and to the first off)."""
+    cdef ChildScan scan
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef long long rank, child, best, best_first
+    cdef int roll, i, k, last
+    cdef double best_value, best_first_value, value, weight, mean, first_mean
+    cdef double* row
+    cdef double* source
+    scan.points = points
+    scan.distinct = False
+    for rank in range(start, stop):
+        row = rolls + rank * width
+        if rank == 0:
+            row[0] = 1.0
+            last_column[0] = 0
+            expected[0] = 0.0
+            continue
+        one_sided_unrank(rank, points, counts)
+        mean = 0.0
+        first_mean = 0.0
+        last = 0
+        for roll in range(NUM_ROLLS):
+            if movegen_buffer != NULL:
+                scan_children_with_movegen(&scan, counts, roll, movegen_buffer)
+            else:
+                scan_children(&scan, counts, roll)
+            weight = ROLL_WAYS[roll]
+            best = scan.ranks[0]
+            best_value = INFINITY
+            best_first = -1
+            best_first_value = INFINITY
+            for i in range(scan.count):
+                child = scan.ranks[i]
+                value = expected[child]
+                if value < best_value:
+                    best_value = value
+                    best = child
+                if rank >= full_start:
+                    value = first_expected[child - full_start] if child >= full_start else 0.0
+                    if value < best_first_value:
+                        best_first_value = value
+                        best_first = child
+            mean += weight * best_value
+            source = rolls + best * width
+            for k in range(last_column[best] + 1):
+                row[k + 1] += weight * source[k]
+            if last_column[best] + 1 > last:
+                last = last_column[best] + 1
+            if rank >= full_start:
+                first_mean += weight * best_first_value
+                if best_first >= full_start:
+                    source = first_off + (best_first - full_start) * width
+                    for k in range(width - 1):
+                        first_off[(rank - full_start) * width + k + 1] += weight * source[k]
+                else:
+                    first_off[(rank - full_start) * width + 1] += weight
+        expected[rank] = 1.0 + mean / 36.0
+        last_column[rank] = last
+        for k in range(1, last + 1):
+            row[k] /= 36.0
+        if rank >= full_start:
+            first_expected[rank - full_start] = 1.0 + first_mean / 36.0
+            for k in range(1, width):
+                first_off[(rank - full_start) * width + k] /= 36.0
+
+
+def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=False):
+    """One-sided table on ``points`` points: (rolls, expected, first_off, first_expected).
+
+    rolls[r, k] = P(all checkers of position r off in exactly k rolls), play minimising
+    the expected rolls; first_off[r - F, k] = P(first checker off in exactly k rolls) for
+    the positions with all 15 checkers (ranks from F = C(14 + points, points)), play
+    minimising the expected rolls to the first checker off. ``progress(done, total)`` is
+    called between blocks of ranks.
+    """
+    if not 1 <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"one-sided tables cover 1..{MAX_TABLE_POINTS} points, got {points}")
+    cdef long long size = positions_up_to(NUM_CHECKERS, points)
+    cdef long long full_start = positions_up_to(NUM_CHECKERS - 1, points)
+    # A roll that does not finish moves at least 2 pips, so 15*points/2 + 2 columns suffice.
+    cdef int width = (NUM_CHECKERS * points) // 2 + 2
+    rolls = np.zeros((size, width), dtype=np.float64)
+    first_off = np.zeros((size - full_start, width), dtype=np.float64)
+    expected = np.zeros(size, dtype=np.float64)
+    first_expected = np.zeros(size - full_start, dtype=np.float64)
+    last_column = np.zeros(size, dtype=np.intc)
+    cdef double[:, ::1] rolls_view = rolls
+    cdef double[:, ::1] first_view = first_off
+    cdef double[::1] expected_view = expected
+    cdef double[::1] first_expected_view = first_expected
+    cdef int[::1] last_view = last_column
+    cdef long long block = 1 << 15, start, stop
+    cdef checker_t* buffer = NULL
+    if through_movegen:
+        buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    for start in range(0, size, block):
+        stop = min(size, start + block)
+        with nogil:
+            build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
+                                  &expected_view[0], &first_view[0, 0], &first_expected_view[0],
+                                  full_start, buffer)
+        if progress is not None:
+            progress(int(stop), int(size))
+    free(buffer)
+    used = int(last_column.max()) + 1
+    first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
+    return (np.ascontiguousarray(rolls[:, :used]), expected,
+            np.ascontiguousarray(first_off[:, :first_used]), first_expected)
+
+
+# ----- two-sided build ----------------------------------------------------------------
+
+cdef inline int turn_over(int cube_state) noexcept nogil:
+    """The same cube seen by the other player: centred stays, ownership swaps."""
+    return 0 if cube_state == 0 else 3 - cube_state
+
+
+cdef void build_two_sided_pair(long long mover, long long opponent, long long size,
+                               const long long* child_start, const long long* children,
+                               double* win, double* cube) noexcept nogil:
+    """Cubeless P(win) and the three cubeful equities of one pair (mover on roll).
+
+    cube[s] per unit cube, mover's view: s = 0 centred, 1 mover owns, 2 opponent owns.
+    The mover plays each roll to maximise the quantity being computed.
+    """
+    cdef long long area = size * size, child, pair = mover * size + opponent
+    cdef long long reply
+    cdef int roll, i, s
+    cdef double best_win, value, weight, total_win = 0.0
+    cdef double best[3]
+    cdef double total[3]
+    total[0] = total[1] = total[2] = 0.0
+    for roll in range(NUM_ROLLS):
+        weight = ROLL_WAYS[roll]
+        best_win = -1.0
+        best[0] = best[1] = best[2] = -INFINITY
+        for i in range(child_start[mover * NUM_ROLLS + roll], child_start[mover * NUM_ROLLS + roll + 1]):
+            child = children[i]
+            if child == 0:
+                best_win = 1.0
+                best[0] = best[1] = best[2] = 1.0
+                break
+            reply = opponent * size + child
+            value = 1.0 - win[reply]
+            if value > best_win:
+                best_win = value
+            for s in range(3):
+                value = -cube[turn_over(s) * area + reply]
+                if value > best[s]:
+                    best[s] = value
+        total_win += weight * best_win
+        for s in range(3):
+            total[s] += weight * best[s]
+    total_win /= 36.0
+    for s in range(3):
+        total[s] /= 36.0
+    win[pair] = total_win
+    # After a double and take the opponent owns a cube of twice the value.
+    cdef double double_value = min(1.0, 2.0 * total[2])
+    cube[2 * area + pair] = total[2]
+    cube[pair] = max(total[0], double_value)
+    cube[area + pair] = max(total[1], double_value)
+
+
+cdef void build_two_sided_all(long long size, const long long* child_start,
+                              const long long* children, double* win, double* cube) noexcept nogil:
+    """Every pair in an order where each reply (opponent, child) is already known.
+
+    A pair (a, b) needs (b, c) with c < a; layer m computes (m, b<m), (m, m), (a<m, m).
+    """
+    cdef long long m, other, area = size * size
+    cdef int s
+    for other in range(1, size):
+        win[other] = 1.0                    # mover has no checkers left: already won
+        win[other * size] = 0.0             # opponent has none left: mover lost
+        for s in range(3):
+            cube[s * area + other] = 1.0
+            cube[s * area + other * size] = -1.0
+    for m in range(1, size):
+        for other in range(1, m):
+            build_two_sided_pair(m, other, size, child_start, children, win, cube)
+        build_two_sided_pair(m, m, size, child_start, children, win, cube)
+        for other in range(1, m):
+            build_two_sided_pair(other, m, size, child_start, children, win, cube)
+
+
+def build_two_sided(int max_checkers=6):
+    """Two-sided table for up to ``max_checkers`` per side on the home points: (win, cubeful).
+
+    win[a, b] = exact cubeless P(the player on roll wins) with a his rank and b the
+    opponent's; cubeful[s, a, b] = money equity per unit cube, player on roll's view,
+    s = 0 centred, 1 owned by the player on roll, 2 owned by the opponent (no gammons
+    are possible; doubling, taking and passing are optimal; no beavers).
+    """
+    if not 1 <= max_checkers <= NUM_CHECKERS - 1:
+        raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
+    cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
+    starts = np.zeros(size * NUM_ROLLS + 1, dtype=np.int64)
+    child_lists = []
+    cdef ChildScan scan
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef long long rank
+    cdef int roll, total = 0
+    scan.points = HOME_POINTS
+    scan.distinct = True
+    for rank in range(size):
+        one_sided_unrank(rank, HOME_POINTS, counts)
+        for roll in range(NUM_ROLLS):
+            if rank:
+                scan_children(&scan, counts, roll)
+                child_lists.append(np.array([scan.ranks[i] for i in range(scan.count)], dtype=np.int64))
+                total += scan.count
+            starts[rank * NUM_ROLLS + roll + 1] = total
+    children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
+    win = np.zeros((size, size), dtype=np.float64)
+    cubeful = np.zeros((3, size, size), dtype=np.float64)
+    cdef long long[::1] starts_view = starts
+    cdef long long[::1] children_view = children
+    cdef double[:, ::1] win_view = win
+    cdef double[:, :, ::1] cube_view = cubeful
+    with nogil:
+        build_two_sided_all(size, &starts_view[0], &children_view[0], &win_view[0, 0],
+                            &cube_view[0, 0, 0])
+    return win, cubeful
+
+
+# ----- installed tables and lookups ---------------------------------------------------
+
+cdef struct OneSidedTable:
+    int points
+    long long size
+    long long full_start
+    int width
+    int first_width
+    const double* rolls
+    const double* expected
+    const double* first_off
+
+cdef struct TwoSidedTable:
+    int max_checkers
+    long long size
+    const double* win
+
+cdef OneSidedTable HOME_TABLE
+cdef OneSidedTable WIDE_TABLE
+cdef TwoSidedTable TWO_SIDED
+HOME_TABLE.points = 0
+WIDE_TABLE.points = 0
+TWO_SIDED.max_checkers = 0
+
+_KEEP_ALIVE = {}                    # the installed arrays, so their memory stays valid
+
+
+def install_one_sided(int points, rolls, expected, first_off):
+    """Make a one-sided table (from build_one_sided) the one the nogil lookups read.
+
+    Six points installs the home table; more points a wide table used for races.
+    """
+    if not HOME_POINTS <= points <= MAX_TABLE_POINTS:
+        raise ValueError(f"installable one-sided tables cover 6..{MAX_TABLE_POINTS} points")
+    cdef long long size = positions_up_to(NUM_CHECKERS, points)
+    cdef long long full_start = positions_up_to(NUM_CHECKERS - 1, points)
+    rolls = _checked_table(rolls, "rolls", 2, size)
+    expected = _checked_table(expected, "expected", 1, size)
+    first_off = _checked_table(first_off, "first_off", 2, size - full_start)
+    if rolls.shape[1] + PIP_BANK_WIDTH > RACE_WIDTH or first_off.shape[1] + PIP_BANK_WIDTH > RACE_WIDTH:
+        raise ValueError(f"one-sided distributions wider than {RACE_WIDTH - PIP_BANK_WIDTH} rolls")
+    cdef const double[:, ::1] rolls_view = rolls
+    cdef const double[::1] expected_view = expected
+    cdef const double[:, ::1] first_view = first_off
+    cdef OneSidedTable table
+    table.points = points
+    table.size = size
+    table.full_start = full_start
+    table.width = rolls.shape[1]
+    table.first_width = first_off.shape[1]
+    table.rolls = &rolls_view[0, 0]
+    table.expected = &expected_view[0]
+    table.first_off = &first_view[0, 0]
+    global HOME_TABLE, WIDE_TABLE
+    _KEEP_ALIVE[("one-sided", points == HOME_POINTS)] = (rolls, expected, first_off)
+    if points == HOME_POINTS:
+        HOME_TABLE = table
+    else:
+        WIDE_TABLE = table
+
+
+def install_two_sided(int max_checkers, win):
+    """Make a two-sided cubeless table (from build_two_sided) the one lookups read."""
+    if not 1 <= max_checkers <= NUM_CHECKERS - 1:
+        raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
+    cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
+    win = _checked_table(win, "win", 2, size)
+    if win.shape[1] != size:
+        raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
+    cdef const double[:, ::1] win_view = win
+    global TWO_SIDED
+    _KEEP_ALIVE["two-sided"] = win
+    TWO_SIDED.size = size
+    TWO_SIDED.win = &win_view[0, 0]
+    TWO_SIDED.max_checkers = max_checkers
+
+
+def uninstall_tables():
+    """Forget every installed table (lookups then report 'not available')."""
+    global HOME_TABLE, WIDE_TABLE, TWO_SIDED
+    HOME_TABLE.points = 0
+    WIDE_TABLE.points = 0
+    TWO_SIDED.max_checkers = 0
+    _KEEP_ALIVE.clear()
+
+
+def installed_tables():
+    """(home table points or 0, wide table points or 0, two-sided checkers or 0)."""
+    return HOME_TABLE.points, WIDE_TABLE.points, TWO_SIDED.max_checkers
+
+
+def _checked_table(array, name, int ndim, long long rows):
+    if not isinstance(array, np.ndarray) or array.dtype != np.float64 or array.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-d float64 numpy array")
+    if array.shape[0] != rows or (ndim == 2 and array.shape[1] < 1):
+        raise ValueError(f"{name} has shape {array.shape}, expected {rows} rows")
+    return np.ascontiguousarray(array)
+
+
+cdef const double* one_sided_rolls_row(long long rank, int* width) noexcept nogil:
+    if HOME_TABLE.points == 0 or not 0 <= rank < HOME_TABLE.size:
+        return NULL
+    width[0] = HOME_TABLE.width
+    return HOME_TABLE.rolls + rank * HOME_TABLE.width
+
+
+cdef double one_sided_expected_rolls(long long rank) noexcept nogil:
+    if HOME_TABLE.points == 0 or not 0 <= rank < HOME_TABLE.size:
+        return -1.0
+    return HOME_TABLE.expected[rank]
+
+
+cdef struct SideCounts:
+    int counts[NUM_SLOTS]           # counts[p]: checkers on point p (25 = bar), own numbering
+    int on_board
+    int highest
+
+
+cdef void read_sides(const checker_t* board, SideCounts* mover, SideCounts* opponent) noexcept nogil:
+    cdef int p
+    mover.on_board = opponent.on_board = 0
+    mover.highest = opponent.highest = 0
+    mover.counts[0] = opponent.counts[0] = 0
+    for p in range(1, NUM_SLOTS):
+        mover.counts[p] = board[p] if board[p] > 0 else 0
+        opponent.counts[p] = -board[NUM_SLOTS - 1 - p] if board[NUM_SLOTS - 1 - p] < 0 else 0
+        mover.on_board += mover.counts[p]
+        opponent.on_board += opponent.counts[p]
+        if mover.counts[p]:
+            mover.highest = p
+        if opponent.counts[p]:
+            opponent.highest = p
+
+
+cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+    cdef SideCounts mover, opponent
+    if TWO_SIDED.max_checkers == 0:
+        return -1.0
+    read_sides(board, &mover, &opponent)
+    if (mover.highest > HOME_POINTS or opponent.highest > HOME_POINTS
+            or mover.on_board > TWO_SIDED.max_checkers or opponent.on_board > TWO_SIDED.max_checkers
+            or mover.on_board == 0 or opponent.on_board == 0):
+        return -1.0
+    cdef long long a = one_sided_rank(mover.counts, HOME_POINTS)
+    cdef long long b = one_sided_rank(opponent.counts, HOME_POINTS)
+    return TWO_SIDED.win[a * TWO_SIDED.size + b]
+
+
+cdef void convolve(const double* a, int a_width, const double* b, int b_width,
+                   double* out) noexcept nogil:
+    """out = distribution of the sum of two independent roll counts (out has RACE_WIDTH)."""
+    cdef int i, j
+    for i in range(RACE_WIDTH):
+        out[i] = 0.0
+    for i in range(a_width):
+        if a[i] != 0.0:
+            for j in range(b_width):
+                out[i + j] += a[i] * b[j]
+
+
+cdef void point_mass_at_zero(double* out) noexcept nogil:
+    cdef int i
+    out[0] = 1.0
+    for i in range(1, RACE_WIDTH):
+        out[i] = 0.0
+
+
+cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
+    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
+    probability q (its expected overshoot in rolls) one roll less, so that the extra
+    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+    in the home board."""
+    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef int k
+    if q <= 0.0:
+        return
+    if q > 1.0:
+        q = 1.0
+    for k in range(RACE_WIDTH - 1):
+        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+
+
+cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
+                            double* escape) noexcept nogil:
+    """Roll-count distributions of one side in a race: to finish, to the first checker off
+    (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
+
+    Exact from a one-sided table when every checker is on its points; otherwise the
+    checkers beyond are stacked on the table's top point and the pips they still need to
+    get there are run off as a pip bank first, its overshoot credited back (the
+    approximation documented in docs/bearoff.md).
+    """
+    cdef const OneSidedTable* table = &HOME_TABLE
+    if WIDE_TABLE.points and side.highest > HOME_POINTS:
+        table = &WIDE_TABLE
+    if table.points == 0:
+        return -1
+    cdef int p
+    cdef int stacked[MAX_TABLE_POINTS + 1]
+    cdef int bank = 0, escape_bank = 0
+    cdef double certain = 1.0
+    for p in range(table.points + 1):
+        stacked[p] = side.counts[p]
+    for p in range(table.points + 1, NUM_SLOTS):
+        stacked[table.points] += side.counts[p]
+        bank += (p - table.points) * side.counts[p]
+        if p > 3 * HOME_POINTS:
+            escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
+    cdef long long rank = one_sided_rank(stacked, table.points)
+    convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
+    credit_overshoot(rolls, bank)
+    if side.on_board == NUM_CHECKERS:
+        convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
+                 table.first_off + (rank - table.full_start) * table.first_width,
+                 table.first_width, first)
+        credit_overshoot(first, bank)
+        convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
+    else:
+        point_mass_at_zero(first)
+        point_mass_at_zero(escape)
+    return 0
+
+
+cdef void survival(const double* distribution, double* at_least) noexcept nogil:
+    """at_least[i] = P(count >= i) for i in 0..RACE_WIDTH (one extra entry, 0)."""
+    cdef int i
+    at_least[RACE_WIDTH] = 0.0
+    for i in range(RACE_WIDTH - 1, -1, -1):
+        at_least[i] = at_least[i + 1] + distribution[i]
+
+
+cdef double first_finisher_chance(const double* finisher, const double* other_at_least,
+                                  int shift) noexcept nogil:
+    """Σ_i finisher[i] × P(other count >= i + shift)."""
+    cdef double total = 0.0
+    cdef int i
+    for i in range(RACE_WIDTH - shift):
+        total += finisher[i] * other_at_least[i + shift]
+    return total
+
+
+cdef void game_over_probabilities(const SideCounts* mover, const SideCounts* opponent,
+                                  float* out) noexcept nogil:
+    """The settled 5-vector of a finished game, player on roll's view."""
+    cdef int i
+    cdef const SideCounts* loser = opponent if mover.on_board == 0 else mover
+    cdef bint gammon = loser.on_board == NUM_CHECKERS
+    cdef bint backgammon = gammon and loser.highest > 3 * HOME_POINTS
+    for i in range(5):
+        out[i] = 0.0
+    if mover.on_board == 0:
+        out[0] = 1.0
+        out[1] = gammon
+        out[2] = backgammon
+    else:
+        out[3] = gammon
+        out[4] = backgammon
+
+
+cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
+    cdef Phase phase = phase_of(board)
+    cdef SideCounts mover, opponent
+    if phase == PHASE_CONTACT:
+        return -1
+    read_sides(board, &mover, &opponent)
+    if phase == PHASE_OVER:
+        game_over_probabilities(&mover, &opponent, out)
+        return 0
+    cdef double exact = two_sided_win_probability(board)
+    if exact >= 0.0:
+        out[0] = min(1.0, exact)
+        out[1] = out[2] = out[3] = out[4] = 0.0
+        return 0
+    cdef double mover_rolls[RACE_WIDTH]
+    cdef double mover_first[RACE_WIDTH]
+    cdef double mover_escape[RACE_WIDTH]
+    cdef double opponent_rolls[RACE_WIDTH]
+    cdef double opponent_first[RACE_WIDTH]
+    cdef double opponent_escape[RACE_WIDTH]
+    cdef double at_least[RACE_WIDTH + 1]
+    if side_distributions(&mover, mover_rolls, mover_first, mover_escape) < 0:
+        return -1
+    if side_distributions(&opponent, opponent_rolls, opponent_first, opponent_escape) < 0:
+        return -1
+    # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
+    # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
+    survival(opponent_rolls, at_least)
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
+    survival(opponent_first, at_least)
+    cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
+    survival(opponent_escape, at_least)
+    cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
+    survival(mover_first, at_least)
+    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
+    survival(mover_escape, at_least)
+    cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
+    out[0] = win
+    out[1] = win_gammon
+    out[2] = win_backgammon
+    out[3] = lose_gammon
+    out[4] = lose_backgammon
+    return 0
+
+
+# ----- Python-facing lookups ----------------------------------------------------------
+
+def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
+    """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before the roll).
+
+    Returns a bool array: False where a board has contact, or no table is installed
+    (its row is then NaN). Boards must be valid positions (checked by the caller).
+    """
+    if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
+        raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
+    cdef Py_ssize_t i, n = boards.shape[0]
+    ok = np.zeros(n, dtype=np.bool_)
+    cdef cnp.npy_bool[::1] ok_view = ok
+    cdef int k
+    with nogil:
+        for i in range(n):
+            if race_probabilities(&boards[i, 0], &out[i, 0]) == 0:
+                ok_view[i] = True
+            else:
+                for k in range(5):
+                    out[i, k] = NAN
+    return ok
+
+
+def two_sided_win(bytes board):
+    """Exact cubeless P(player on roll wins) from the two-sided table, or None if not in it."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef double value = two_sided_win_probability(<const checker_t*><const char*>board)
+    return None if value < 0 else value
+
+
+def side_roll_distributions(bytes board, bint mover_side):
+    """(rolls, first_off, escape) distributions of one side of a non-contact board, as used
+    by the race evaluation; None when no one-sided table is installed."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef SideCounts mover, opponent
+    read_sides(<const checker_t*><const char*>board, &mover, &opponent)
+    rolls = np.zeros(RACE_WIDTH)
+    first = np.zeros(RACE_WIDTH)
+    escape = np.zeros(RACE_WIDTH)
+    cdef double[::1] r = rolls, f = first, e = escape
+    if side_distributions(&mover if mover_side else &opponent, &r[0], &f[0], &e[0]) < 0:
+        return None
+    return rolls, first, escape

@@ -1,0 +1,183 @@
+"""Move notation (read leniently, written canonically) and the MoveList container."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from bgengine import IllegalMoveError, InvalidNotationError, Position
+from bgengine.move import LegalMove, Move, MoveList
+
+CANONICAL = ["24/18 13/11", "bar/22*", "6/off", "8/5(2)", "13/7*/5", "24/20(2) 13/9(2)", "bar/20 6/3", "pass"]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_canonical_text_round_trips(text):
+    assert str(Move.parse(text)) == text
+
+
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("  24 / 18   13/11 ", "24/18 13/11"),
+        ("25/22*", "bar/22*"),
+        ("BAR/22 *", "bar/22*"),
+        ("6/0", "6/off"),
+        ("6/OFF", "6/off"),
+        ("13/7 7/5", "13/5"),
+        ("13/7*, 7/5", "13/7*/5"),
+        ("8/5 8/5", "8/5(2)"),
+        ("8/5 (2)", "8/5(2)"),
+        ("13/11 24/18", "24/18 13/11"),
+        ("13/9 24/20 13/9 24/20", "24/20(2) 13/9(2)"),
+        ("24/23/22/21/20", "24/20"),
+        ("24/23*/22/21*/20", "24/23*/21*/20"),
+        ("Cannot Move", "pass"),
+    ],
+)
+def test_lenient_reading_gives_canonical_writing(text, canonical):
+    assert str(Move.parse(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "24-18", "24/", "/18", "24/18(5)", "24/18(0)", "18/24", "off/5", "24/bar", "24*/18",
+     "6/off*", "26/20", "24/18x", "24/18/18", "13/11 hello"],
+)
+def test_garbled_move_text_raises_invalid_notation(text):
+    with pytest.raises(InvalidNotationError):
+        Move.parse(text)
+
+
+@pytest.mark.parametrize("value", [None, 2418, b"24/18"])
+def test_move_text_must_be_a_string(value):
+    with pytest.raises(InvalidNotationError, match="string"):
+        Move.parse(value)
+
+
+@pytest.mark.parametrize("steps", [[(3, 5)], [(26, 20)], [(0, 0)], [(6, 0, True)], [(24,)], [("24", "18")]])
+def test_move_from_impossible_hops_raises(steps):
+    with pytest.raises(InvalidNotationError):
+        Move(steps)
+
+
+def test_moves_are_equal_when_their_canonical_texts_are():
+    assert Move.parse("13/7 7/5") == Move.parse("13/5") == Move([(13, 5)])
+    assert hash(Move.parse("8/5 8/5")) == hash(Move.parse("8/5(2)"))
+    assert Move.parse("13/7*/5") != Move.parse("13/5")
+
+
+def test_move_is_immutable_and_pickles():
+    move = Move.parse("bar/22*")
+    with pytest.raises(AttributeError):
+        move._steps = ()
+    assert pickle.loads(pickle.dumps(move)) == move
+    assert eval(repr(move)) == move
+
+
+def test_legal_moves_are_written_as_gnu_backgammon_writes_them():
+    position = Position.from_points({13: 5, 24: 2}, {18: 1, 2: 2})  # a blot on our 7
+    texts = {str(move) for move in position.legal_moves((6, 2)).moves}
+    assert {"13/7*/5", "13/5", "24/18 13/11", "13/11 13/7*"} <= texts
+    doubles = {str(move) for move in Position.initial().legal_moves((4, 4)).moves}
+    assert "24/20(2) 13/9(2)" in doubles
+
+
+# ----- MoveList -------------------------------------------------------------------------
+
+
+def test_move_list_has_length_iteration_positions_and_moves():
+    moves = Position.initial().legal_moves((3, 1))
+    assert isinstance(moves, MoveList) and len(moves) == 16
+    pairs = list(moves)
+    assert all(isinstance(pair, LegalMove) for pair in pairs)
+    assert [pair.move for pair in pairs] == list(moves.moves)
+    assert moves.positions.shape == (16, 26) and moves.positions.dtype == np.int8
+    assert not moves.positions.flags.writeable
+    assert [bytes(row) for row in moves.positions] == [pair.position.to_bytes() for pair in pairs]
+
+
+def test_in_accepts_a_move_its_text_or_the_resulting_position():
+    moves = Position.initial().legal_moves((3, 1))
+    child = moves.play("8/5 6/5")
+    assert Move.parse("8/5 6/5") in moves
+    assert "6/5 8/5" in moves
+    assert child in moves
+    assert "24/20 13/12" not in moves
+    assert Position.initial() not in moves
+    assert "garbled" not in moves
+    assert 42 not in moves
+
+
+def test_star_may_be_left_out_when_only_one_legal_move_fits():
+    position = Position.from_points({24: 2, 13: 5}, {7: 1, 13: 2})  # a blot on our 18
+    assert position.play("24/18 13/8", (6, 5)) == position.play("24/18* 13/8", (6, 5))
+    assert position.play("24/18/13", (6, 5)) == position.play("24/18*/13", (6, 5)) != position.play("24/13", (6, 5))
+
+
+def test_star_on_a_point_without_a_blot_is_illegal():
+    with pytest.raises(IllegalMoveError, match="not a legal play"):
+        Position.initial().play("24/18* 13/8", (6, 5))
+
+
+def test_path_through_a_named_blot_hits_it_and_unnamed_paths_do_not():
+    position = Position.from_points({13: 1}, {18: 1, 1: 1})  # a blot on our 7
+    hitting = position.play("13/7*/5", (6, 2))
+    assert position.play("13/7/5", (6, 2)) == hitting
+    assert position.play("13/5", (6, 2)) != hitting
+    assert hitting.points()[2] == 1
+
+
+def test_move_that_could_hit_either_of_two_blots_is_ambiguous():
+    position = Position.from_points({13: 1}, {18: 1, 14: 1})  # blots on our 7 and 11
+    with pytest.raises(IllegalMoveError, match="ambiguous"):
+        position.play("13/5", (6, 2))
+    assert position.play("13/11*/5", (6, 2)) != position.play("13/7*/5", (6, 2))
+
+
+def test_illegal_move_raises_illegal_move_error():
+    with pytest.raises(IllegalMoveError, match="not a legal play of 3-1"):
+        Position.initial().play("24/18", (3, 1))
+    with pytest.raises(IllegalMoveError, match="does not have"):
+        Position.initial().play("20/17 20/19", (3, 1))
+
+
+def test_passing_is_legal_only_when_nothing_else_is():
+    with pytest.raises(IllegalMoveError, match="passing is not allowed"):
+        Position.initial().play("pass", (3, 1))
+    closed = Position.from_points({13: 5}, {p: 2 for p in range(1, 7)}, bar=1)
+    assert closed.play("pass", (6, 5)) == closed.flip()
+    with pytest.raises(IllegalMoveError, match="only play is a pass"):
+        closed.play("bar/19", (6, 5))
+
+
+@pytest.mark.parametrize("dice", [(3, 1), (1, 3), [3, 1], (np.int64(3), 1), "31", "3-1", " 1 3 "])
+def test_dice_come_in_any_order_and_form(dice):
+    assert Position.initial().legal_moves(dice).dice == (3, 1)
+
+
+@pytest.mark.parametrize(
+    "dice, error, words",
+    [
+        ((0, 1), IllegalMoveError, "1..6"),
+        ((7, 1), IllegalMoveError, "1..6"),
+        ((1, 2, 3), IllegalMoveError, "two dice"),
+        ((1,), IllegalMoveError, "two dice"),
+        (31, IllegalMoveError, "two dice"),
+        (("a", 2), IllegalMoveError, "whole number"),
+        ((1.0, 2), IllegalMoveError, "whole number"),
+        ((True, 2), IllegalMoveError, "whole number"),
+        ("37", IllegalMoveError, "1..6"),
+        ("xy", InvalidNotationError, "two digits"),
+    ],
+)
+def test_invalid_dice_raise_a_clear_error(dice, error, words):
+    with pytest.raises(error, match=words):
+        Position.initial().legal_moves(dice)
+
+
+def test_play_takes_a_move_object_or_text():
+    position = Position.initial()
+    assert position.play(Move.parse("13/11 6/5"), (2, 1)) == position.play("13/11 6/5", "21")
