@@ -51,7 +51,7 @@ class BlockTask:
     dice: tuple[int, int]  # (0, 0) when the first roll is random
     truncate_plies: int
     variance_reduction: bool
-    cube: tuple[float, ...]  # kernel cube parameters; () for cubeless
+    referee: Any  # a _rollout_cube.CubeReferee, or None for cubeless
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def play_block(task: BlockTask) -> BlockOutcome:
     stats, plies = _rollout.run_block(
         task.board, task.evaluator, task.oracle, bit_generator, first, second,
         task.dice[0], task.dice[1], task.truncate_plies, task.variance_reduction,
-        task.opening, task.cube,
+        task.opening, task.referee,
     )
     return BlockOutcome(task.index, task.trials, stats[0].copy(), stats[1].copy(), int(plies))
 
