@@ -107,8 +107,10 @@ def test_analyze_refuses_what_the_build_cannot_do(monkeypatch):
     monkeypatch.setattr(analysis, "_optional_module", lambda name: None)
     with pytest.raises(FeatureUnavailableError, match="plies"):
         analyze(Position.initial(), plies=2)
+    from bgengine.rollout_report import make_settings
+
     with pytest.raises(FeatureUnavailableError, match="rollouts"):
-        analyze(Position.initial(), rollout_trials=100)
+        make_settings(100)
     report = analyze(Position.initial())
     assert report.evaluation is None
     assert {EVALUATION, CUBE} <= set(report.unavailable)

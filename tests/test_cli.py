@@ -249,7 +249,7 @@ def test_internal_error_exits_1_with_one_line(monkeypatch):
 
 
 def test_help_and_version_exit_0():
-    commands = ("analyze", "moves", "render", "bench", "cube", "play", "train")
+    commands = ("analyze", "moves", "render", "bench", "cube", "play", "train", "rollout")
     for args in (["--help"], ["--version"], *([command, "--help"] for command in commands)):
         result = run(*args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -727,3 +727,106 @@ def test_play_against_the_engine_at_a_depth():
     assert document["opponent"] == "engine"
     assert document["winner"] == "engine"
     assert "bgengine" in result.stderr
+
+
+# ----- rollout --------------------------------------------------------------------------
+
+needs_rollouts = pytest.mark.skipif(analysis._optional_module("rollout") is None, reason="rollouts not merged yet")
+QUICK = ("--trials", "72", "--seed", "11")
+
+
+@needs_rollouts
+def test_rollout_of_the_position_with_its_errors_is_repeatable():
+    document = run_json("rollout", OPENING_ID, *QUICK)
+    rollout = document["rollout"]
+    result = rollout["result"]
+    assert rollout["moves"] is None and rollout["dice"] is None
+    assert rollout["settings"]["seed"] == 11 and rollout["settings"]["trials"] == 72
+    assert result["trials"] == 72
+    assert result["equity_standard_error"] > 0
+    low, high = result["equity_ci95"]
+    assert low < result["equity"] < high
+    assert run_json("rollout", OPENING_ID, *QUICK)["rollout"]["result"]["equity"] == result["equity"]
+    out = run("rollout", OPENING_ID, *QUICK).stdout
+    assert "Rollout (cubeless, player on roll before the roll)" in out
+    assert "72 trials in" in out and "repeat with --seed 11" in out
+
+
+@needs_rollouts
+def test_rollout_without_a_seed_draws_one_and_says_it():
+    document = run_json("rollout", OPENING_ID, "--trials", "72")
+    seed = document["rollout"]["settings"]["seed"]
+    again = run_json("rollout", OPENING_ID, "--trials", "72", "--seed", str(seed))
+    first, second = document["rollout"]["result"], again["rollout"]["result"]
+    assert {**first, "seconds": 0} == {**second, "seconds": 0}  # all but the time taken
+
+
+@needs_rollouts
+def test_rollout_of_plays_ranks_the_candidates_with_common_dice():
+    document = run_json("rollout", EXAMPLE_XGID, *QUICK, "--candidates", "2")
+    plays = document["rollout"]["moves"]
+    assert document["rollout"]["dice"] == [3, 1]
+    assert [p["rank"] for p in plays] == [1, 2]
+    assert plays[0]["difference"] == 0.0 and plays[1]["difference"] <= 0.0
+    chosen = run_json("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "24/20", "--move", "13/9")
+    assert sorted(p["move"] for p in chosen["rollout"]["moves"]) == ["13/9", "24/20"]
+    out = run("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "8/5 6/5").stdout
+    assert "Rollout of the plays of 31" in out and "8/5 6/5" in out
+
+
+@needs_rollouts
+def test_rollout_options_reach_the_settings():
+    document = run_json("rollout", OPENING_ID, *QUICK, "--cubeful", "--truncate", "10", "--no-variance-reduction",
+                        "--no-quasi-random", "--target-se", "0.5")
+    settings = document["rollout"]["settings"]
+    assert settings["cubeful"] is True and settings["truncate_plies"] == 10
+    assert settings["variance_reduction"] is False and settings["quasi_random"] is False
+    assert settings["target_standard_error"] == 0.5
+    result = document["rollout"]["result"]
+    assert result["cubeful_equity"] is not None and result["cubeful_unit"]
+    assert result["trials"] <= 72  # the stop rule may end it early
+
+
+@needs_rollouts
+def test_analyze_with_rollout_adds_the_rollout_to_the_report():
+    document = run_json("analyze", OPENING_ID, "--rollout", "72", "--seed", "11")
+    assert document["rollout"]["result"]["trials"] == 72
+    with_dice = run_json("analyze", EXAMPLE_XGID, "--rollout", "72", "--seed", "11")
+    assert len(with_dice["rollout"]["moves"]) == 5  # the five best plays
+    assert run_json("analyze", OPENING_ID)["rollout"] is None
+    assert "repeat with --seed 11" in run("analyze", OPENING_ID, "--rollout", "72", "--seed", "11").stdout
+
+
+@needs_rollouts
+def test_rollout_reports_progress_per_candidate():
+    from bgengine.rollout_report import make_settings, run_rollout
+
+    calls = []
+    report = run_rollout(Position.initial(), MatchState(), make_settings(144, seed=2, block_size=72), dice=(3, 1),
+                         moves=["8/5 6/5", "24/20"], progress=lambda label, done, total, estimate: calls.append(
+                             (label, done, total)))
+    assert [play.move for play in sorted(report.plays, key=lambda p: p.move)] == ["24/20", "8/5 6/5"]
+    assert calls == [("8/5 6/5 (1/2)", 72, 144), ("8/5 6/5 (1/2)", 144, 144), ("24/20 (2/2)", 72, 144),
+                     ("24/20 (2/2)", 144, 144)]
+
+
+@needs_rollouts
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        ([OPENING_ID, "--move", "24/20"], ["--move", "need dice"]),
+        ([OPENING_ID, "--dice", "31", "--move", "24/18"], ["--move", "not a legal play"]),
+        ([OPENING_ID, "--trials", "0"], ["'--trials'"]),
+        ([OPENING_ID, "--target-se", "0"], ["'--target-se'"]),
+        ([OPENING_ID, "--truncate", "0"], ["'--truncate'"]),
+        ([OPENING_ID, "--seed", "-3"], ["'--seed'"]),
+        (["nonsense"], ["'POSITION'"]),
+    ],
+)
+def test_rollout_bad_input(args, fragments):
+    assert_bad_input(run("rollout", *args), "bgengine rollout:", *fragments)
+
+
+def test_rollout_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("rollout", finished.gnubg_id()), "nothing to roll out")

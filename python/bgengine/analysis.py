@@ -142,17 +142,14 @@ def analyze(
     *,
     dice: tuple[int, int] | None = None,
     plies: int | None = None,
-    rollout_trials: int | None = None,
 ) -> Analysis:
     """Analyse ``position`` (player on roll's view) with ``match`` and optional ``dice``.
 
     ``dice`` default to the match's dice. Raises ``FeatureUnavailableError`` for ``plies``
-    or ``rollout_trials`` that this build cannot honour.
+    that this build cannot honour. (Rollouts: ``bgengine.rollout_report``.)
     """
     match = match if match is not None else MatchState()
     dice = dice if dice is not None else match.dice
-    if rollout_trials is not None and _optional_module("rollout") is None:
-        raise FeatureUnavailableError("rollouts are not available yet in this build")
     unavailable = []
     evaluator = position_evaluator(position, plies) if not position.is_game_over() else None
     evaluation = None

@@ -24,6 +24,8 @@ from .analysis import cube_advice, cube_dict, evaluation_dict, moves_dict, posit
 from .errors import BgEngineError
 from .match_state import MatchState
 from .position import Position
+from .rollout_report import make_settings, run_rollout
+from .rollout_report import report_dict as rollout_dict
 from .position_input import parse_dice, parse_probabilities, parse_score, read_position, with_match_options
 
 #: Names the JSON documents' format; the number changes only when a field changes meaning or goes away.
@@ -182,28 +184,47 @@ def cli() -> None:
 @click.option("--dice", type=DICE, help="Dice to play, e.g. 31 (default: the dice in POSITION, if any).")
 @click.option("--plies", type=click.IntRange(0, 3), help="Evaluation depth 0..3 (needs the evaluator).")
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
-              help="Roll the position out (needs rollouts).")
+              help="Also roll out the position (or, with dice, the best plays) with TRIALS games each.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout (default: drawn and shown).")
 @match_options
 @json_option
 def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] | None, plies: int | None,
-            rollout_trials: int | None, match_length: int | None, score: tuple[int, int] | None,
+            rollout_trials: int | None, seed: int | None, match_length: int | None, score: tuple[int, int] | None,
             crawford: bool | None, as_json: bool) -> None:
     """Board, pip counts, IDs, evaluation, cube advice and, with dice, the moves."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
     if dice is not None and not has_move_generation():
         raise BadInput("--dice: legal moves need move generation, which is not available yet in this build")
-    where = "--rollout" if rollout_trials is not None else "--plies" if plies else "POSITION"
+    settings = None
+    if rollout_trials is not None:
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed), "--rollout")
     with _busy(f"Analysing at {plies} plies" if plies else None):
-        report = _checked(
-            lambda: analyze_position(board, match, dice=dice, plies=plies, rollout_trials=rollout_trials), where
-        )
+        where = "--plies" if plies else "POSITION"
+        report = _checked(lambda: analyze_position(board, match, dice=dice, plies=plies), where)
+    rollout = None
+    if settings is not None and not board.is_game_over():
+        rollout = _rollout_with_progress(board, match, settings, "--rollout", dice=report.dice, plies=plies)
     if as_json:
-        _emit_json("analyze", analysis_dict(report))
+        body = analysis_dict(report)
+        body["rollout"] = None if rollout is None else rollout_dict(rollout)
+        _emit_json("analyze", body)
         return
-    from .cli_output import make_console, print_analysis
+    from .cli_output import make_console, print_analysis, print_rollout
 
-    print_analysis(make_console(), report)
+    console = make_console()
+    print_analysis(console, report)
+    if rollout is not None:
+        console.print()
+        print_rollout(console, rollout)
+
+
+def _rollout_with_progress(board: Position, match: MatchState, settings: Any, where: str, **options: Any) -> Any:
+    """Run a rollout with a live progress bar on a terminal's standard error."""
+    from .cli_output import rollout_progress
+
+    with rollout_progress(sys.stderr.isatty()) as progress:
+        return _checked(lambda: run_rollout(board, match, settings, progress=progress, **options), where)
 
 
 @cli.command()
@@ -393,6 +414,54 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
                    "points": o.points} for o in finished],
         "saved": save,
     }
+
+
+@cli.command()
+@click.argument("position", type=POSITION)
+@click.option("--trials", type=click.IntRange(min=1), default=1296, show_default=True, help="Games per rollout.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the dice (default: drawn and shown).")
+@click.option("--dice", type=DICE, help="Roll out plays of these dice (default: the dice in POSITION, if any).")
+@click.option("--move", "moves", multiple=True, metavar="MOVE",
+              help="A play to roll out (repeatable); default: the best --candidates plays.")
+@click.option("--candidates", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="How many of the best plays to roll out when no --move is given.")
+@click.option("--cubeful", is_flag=True, help="Also estimate the cubeful equity (cube decisions at 0-ply).")
+@click.option("--truncate", type=click.IntRange(min=1), metavar="PLIES",
+              help="Stop each game after PLIES half-moves and score it with the evaluator.")
+@click.option("--variance-reduction/--no-variance-reduction", default=True, show_default=True,
+              help="Subtract each roll's luck (unbiased, smaller errors).")
+@click.option("--quasi-random/--no-quasi-random", default=True, show_default=True,
+              help="Stratify the first two rolls over all dice.")
+@click.option("--target-se", type=click.FloatRange(min=0, min_open=True), metavar="SE",
+              help="Stop once the equity's standard error is at most SE.")
+@match_options
+@json_option
+def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int | None,
+            dice: tuple[int, int] | None, moves: tuple[str, ...], candidates: int, cubeful: bool,
+            truncate: int | None, variance_reduction: bool, quasi_random: bool, target_se: float | None,
+            match_length: int | None, score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
+    """Monte Carlo rollout of POSITION before the roll, or of plays of the dice, with a live progress bar."""
+    board, read_match = position
+    match = _match_for(read_match, match_length, score, crawford)
+    dice = dice if dice is not None else match.dice
+    if board.is_game_over():
+        raise BadInput("POSITION: the game is over; there is nothing to roll out")
+    if moves and dice is None:
+        raise BadInput("--move: plays need dice; give --dice")
+    settings = _checked(lambda: make_settings(trials, seed=seed, cubeful=cubeful, truncate_plies=truncate,
+                                              variance_reduction=variance_reduction, quasi_random=quasi_random,
+                                              target_standard_error=target_se), "--trials")
+    report = _rollout_with_progress(board, match, settings, "--move" if moves else "POSITION", dice=dice, moves=moves,
+                                    candidates=candidates)
+    if as_json:
+        _emit_json("rollout", {"position": position_dict(board, match), "match": match_dict(match),
+                               "rollout": rollout_dict(report)})
+        return
+    from .cli_output import describe_match, make_console, print_rollout
+
+    console = make_console()
+    console.print(describe_match(match))
+    print_rollout(console, report)
 
 
 @cli.command()

@@ -6,7 +6,8 @@ people, so its layout may change between versions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from rich import box
@@ -202,3 +203,92 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
     elif MOVES in analysis.unavailable:
         roll = f"{analysis.dice[0]}{analysis.dice[1]}"
         console.print(f"Moves for {roll}: not available yet in this build (needs move generation).")
+
+
+# ----- rollouts ---------------------------------------------------------------------------
+
+
+@contextmanager
+def rollout_progress(enabled: bool) -> Iterator[Callable[[str, int, int, Any], None] | None]:
+    """A live progress bar on standard error: trials done, the estimate with its error, time left."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[estimate]}"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(label: str, done: int, total: int, estimate: Any) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total, estimate="")
+            text = f"equity {estimate.equity:+.3f} ± {estimate.equity_standard_error:.3f}"
+            bar.update(tasks[label], completed=done, total=total, estimate=text)
+
+        yield update
+
+
+def _with_error(value: float, error: float, percent: bool = False) -> str:
+    if percent:
+        return f"{100 * value:.1f}% ± {100 * error:.1f}"
+    return f"{value:+.3f} ± {error:.3f}"
+
+
+def rollout_result_table(title: str, result: Any) -> Table:
+    """One rollout's probabilities and equities, each with its standard error."""
+    table = _table(title)
+    for header in (*_PROBABILITY_HEADERS, "Equity"):
+        _column(table, header)
+    cells = [_with_error(p, e, percent=True) for p, e in zip(result.probabilities, result.probability_standard_errors)]
+    table.add_row(*cells, _with_error(result.equity, result.equity_standard_error))
+    return table
+
+
+def rollout_moves_table(report: Any) -> Table:
+    """Candidate plays, best first, with equity ± standard error and the difference to the best."""
+    dice = report.dice
+    cubeful = any(play.result.cubeful_equity is not None for play in report.plays)
+    table = _table(f"Rollout of the plays of {dice[0]}{dice[1]} (the mover's view, same dice for every play)")
+    _column(table, "#")
+    _column(table, "Move", right=False)
+    _column(table, "Cubeful" if cubeful else "Equity")
+    _column(table, "Diff")
+    _column(table, "Win")
+    _column(table, "W g")
+    _column(table, "L g")
+    best = None
+    for rank, play in enumerate(report.plays, start=1):
+        result = play.result
+        if cubeful:
+            value, error = result.cubeful_equity, result.cubeful_standard_error
+        else:
+            value, error = result.equity, result.equity_standard_error
+        best = value if best is None else best
+        win, win_g, _, lose_g, _ = result.probabilities
+        table.add_row(str(rank), play.move, _with_error(value, error), f"{value - best:+.3f}" if rank > 1 else "",
+                      _percent(win), _percent(win_g), _percent(lose_g))
+    return table
+
+
+def rollout_footer(report: Any) -> str:
+    """Trials, time and the seed that repeats the run."""
+    results = [report.result] if report.result is not None else [play.result for play in report.plays]
+    trials = sum(result.trials for result in results)
+    seconds = sum(result.seconds for result in results)
+    seed = report.settings.seed
+    return f"{trials} trials in {seconds:.1f} s; repeat with --seed {seed}"
+
+
+def print_rollout(console: Console, report: Any) -> None:
+    """The rollout part of a report: the position's result or the candidate plays."""
+    if report.result is not None:
+        result = report.result
+        console.print(rollout_result_table("Rollout (cubeless, player on roll before the roll)", result))
+        if result.cubeful_equity is not None:
+            cubeful = _with_error(result.cubeful_equity, result.cubeful_standard_error)
+            console.print(f"Cubeful ({result.cubeful_unit}): {cubeful}")
+    else:
+        console.print(rollout_moves_table(report))
+    console.print(rollout_footer(report))
