@@ -592,6 +592,7 @@ def test_bench_times_every_capability_this_build_has():
     assert ("race evaluation (bear-off, 7 v 7)" in names) == (analysis._optional_module("race") is not None)
     assert ("cube decision (money)" in names) == (analysis._optional_module("cube") is not None)
     assert ("random self-play game" in names) == analysis.has_move_generation()
+    assert ("rollout, 72 trials (opening)" in names) == (analysis._optional_module("rollout") is not None)
 
 
 # ----- the evaluator --------------------------------------------------------------------

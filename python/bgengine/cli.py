@@ -525,21 +525,9 @@ def bench(seconds: float, as_json: bool) -> None:
                          "per_second": round(r.per_second, 1)} for r in results],
         })
         return
-    from rich.table import Table
+    from .cli_output import bench_table, make_console
 
-    from .cli_output import make_console
-
-    summary = machine_summary()
-    table = Table(title=f"bgengine {__version__} on {summary['implementation']} {summary['python']}, "
-                        f"{summary['cpu_count']} cores", title_justify="left")
-    table.add_column("Operation")
-    table.add_column("Calls", justify="right")
-    table.add_column("Per second", justify="right")
-    table.add_column("Time per call", justify="right")
-    for result in results:
-        table.add_row(result.name, f"{result.calls:,}", f"{result.per_second:,.0f}",
-                      f"{1e6 * result.seconds / result.calls:,.2f} µs")
-    make_console().print(table)
+    make_console().print(bench_table(results, machine_summary(), __version__))
 
 
 def main() -> None:

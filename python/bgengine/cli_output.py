@@ -292,3 +292,26 @@ def print_rollout(console: Console, report: Any) -> None:
     else:
         console.print(rollout_moves_table(report))
     console.print(rollout_footer(report))
+
+
+# ----- bench ------------------------------------------------------------------------------
+
+
+def _duration(seconds: float) -> str:
+    for unit, scale in (("µs", 1e6), ("ms", 1e3)):
+        if seconds * scale < 1000:
+            return f"{seconds * scale:.2f} {unit}"
+    return f"{seconds:.2f} s"
+
+
+def bench_table(results: Sequence[Any], machine: dict[str, Any], version: str) -> Table:
+    """Operations with their calls, calls per second and time per call."""
+    title = f"bgengine {version} on {machine['implementation']} {machine['python']}, {machine['cpu_count']} cores"
+    table = _table(title)
+    _column(table, "Operation", right=False)
+    for header in ("Calls", "Per second", "Time per call"):
+        _column(table, header)
+    for result in results:
+        table.add_row(result.name, f"{result.calls:,}", f"{result.per_second:,.0f}",
+                      _duration(result.seconds / result.calls))
+    return table

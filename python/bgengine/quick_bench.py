@@ -22,6 +22,7 @@ from .xgid import format_xgid, parse_xgid
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 #: Distinct legal plays of 31 in the opening position (8/5 6/5, 24/21 6/5, 13/10 6/5, ...).
 OPENING_31_PLAYS = 16
+ROLLOUT_TRIALS = 72
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,12 @@ def _cases() -> list[_Case]:
     cases += _race_and_cube_cases()
     if has_move_generation():
         cases.append(_self_play_case())
+    rollout = _optional_module("rollout")
+    if rollout is not None:
+        settings = rollout.RolloutSettings(trials=ROLLOUT_TRIALS, seed=1)
+        cases.append(_Case(f"rollout, {ROLLOUT_TRIALS} trials (opening)",
+                           lambda: rollout.rollout(opening, settings=settings),
+                           lambda: rollout.rollout(opening, settings=settings).trials == ROLLOUT_TRIALS))
     from .svg import board
 
     cases.append(
