@@ -315,3 +315,9 @@ def test_game_and_match_show_as_pictures_with_the_last_play():
     assert svg.game_board(game, last_move=None).find("last-move-arrows") == -1
     match = Match(5)
     assert match._repr_svg_() == svg.game_board(match.game)
+
+
+def test_one_pip_is_singular():
+    all_text = " ".join(texts(parse(svg.board(Position.from_points({1: 1}, {2: 1})))))
+    assert "On roll: 1 pip" in all_text and "1 pips" not in all_text
+    assert "Opponent: 2 pips" in all_text

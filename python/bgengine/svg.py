@@ -231,6 +231,10 @@ def _num(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+def _pips(count: int) -> str:
+    return f"{count} pip" if count == 1 else f"{count} pips"
+
+
 def _point_centre_x(point: int) -> float:
     """Centre of a point's column (player on roll's numbering), home board on the right."""
     if point <= 12:
@@ -384,7 +388,7 @@ class _Drawing:
         """Pip counts, checkers off and the score, one line per side outside the frame."""
         c = self.colors
         mover_pips, opponent_pips = position.pip_counts()
-        lines = {"on_roll": f"On roll: {mover_pips} pips", "opponent": f"Opponent: {opponent_pips} pips"}
+        lines = {"on_roll": f"On roll: {_pips(mover_pips)}", "opponent": f"Opponent: {_pips(opponent_pips)}"}
         right_text = "Money game"
         if match is not None:
             if match.match_length:
