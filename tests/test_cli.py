@@ -322,7 +322,7 @@ def test_render_writes_a_valid_svg_file(tmp_path):
     assert result.stdout.strip() == f"wrote {target}"
     root = ET.fromstring(target.read_text())
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert root.get("width") == "480"
+    assert root.get("width") == "600"
     assert root.find("{http://www.w3.org/2000/svg}g[@id='dice']") is not None  # the XGID's 31
 
 

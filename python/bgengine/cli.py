@@ -257,7 +257,7 @@ def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], p
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, allow_dash=True),
               help="SVG file to write, or - for standard output.")
 @click.option("--dice", type=DICE, help="Dice to draw (default: the dice in POSITION, if any).")
-@click.option("--size", type=click.IntRange(min=50, max=10000), default=480, show_default=True,
+@click.option("--size", type=click.IntRange(min=50, max=10000), default=600, show_default=True,
               help="Width in pixels.")
 @click.option("--orientation", type=click.Choice(["right", "left"]), default="right", show_default=True,
               help="Side of the board where the player on roll bears off.")

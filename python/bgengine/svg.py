@@ -119,7 +119,7 @@ def board(
     match: MatchState | None = None,
     last_move: MovementsArgument | None = None,
     arrows: MovementsArgument = (),
-    size: int = 480,
+    size: int = 600,
     orientation: str = "right",
     colors: Mapping[str, str] | None = None,
 ) -> SvgBoard:
