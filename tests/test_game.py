@@ -209,11 +209,20 @@ def test_rejected_resignation_returns_to_the_same_decision():
     assert game.state.resignation_offered == 0 and not game.is_over
 
 
-def test_resignation_only_before_rolling():
+def test_resignation_after_rolling_rejected_returns_to_the_checker_play():
     game = Game()
     game.push(Roll((3, 1)))
-    with pytest.raises(IllegalMoveError, match="checker play"):
-        game.push(Resign(GameResult.SINGLE))
+    game.push(Resign(GameResult.SINGLE))
+    game.push(Reject())
+    assert game.decision is Decision.CHECKER_PLAY and game.state.dice == (3, 1)
+
+
+def test_no_resignation_while_a_double_is_pending():
+    game = Game()
+    roll_and_play(game, (3, 1))
+    game.push(Double())
+    with pytest.raises(IllegalMoveError, match="take or pass"):
+        game.push(Resign(GameResult.SINGLE, 0))
 
 
 # ----- checker play and the record --------------------------------------------------

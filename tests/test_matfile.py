@@ -121,6 +121,8 @@ OPENED = HEAD + "  1) 31: 8/5 6/5  42: 8/4 6/4\n"
         (OPENED + "  2)" + " " * 30 + "42: 8/4 6/4\n", 5, "column"),
         (HEAD + "  1) 31: 8/5 6/5 frobnicate\n", 4, "cannot read the move"),
         (OPENED + " Game 2\n", 5, "before Game 1 has ended"),
+        (OPENED + "  2)  Doubles => 2\n      Wins 1 point\n", 6, "waits for take or pass"),
+        (OPENED + "      Wins 5 points\n", 5, "not a resignation of 1, 2 or 3 times the cube"),
     ],
 )
 def test_bad_files_are_refused_with_line_and_reason(text, line, reason):

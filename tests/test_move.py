@@ -186,3 +186,8 @@ def test_hops_played_in_any_order_join_into_one_checker_path():
     assert str(Move([(23, 17), (24, 23)])) == "24/17"
     assert str(Move.parse("6/5* 8/6")) == "8/5*"
     assert str(Move([(24, 18, True), (18, 17)])) == "24/18*/17"
+
+
+def test_hops_of_one_checker_may_be_written_in_any_order():
+    position = Position.from_points({13: 1}, {1: 2})
+    assert position.play("11/6 13/11", (5, 2)) == position.play("13/6", (5, 2))

@@ -85,7 +85,8 @@ class Beaver:
 
 @dataclass(frozen=True)
 class Resign:
-    """A player offers to lose a single game, a gammon or a backgammon, before a roll.
+    """A player offers to lose a single game, a gammon or a backgammon (not while a
+    double is pending).
 
     ``player`` is the one resigning: None (the default) for the player on roll.
     """

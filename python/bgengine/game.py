@@ -183,7 +183,7 @@ class Game:
         if decision is Decision.ROLL:
             return [*(Roll(dice) for dice in ROLLS), *self._resignations()]
         if decision is Decision.CHECKER_PLAY:
-            return [Play(move) for move in self.legal_moves().moves]
+            return [*(Play(move) for move in self.legal_moves().moves), *self._resignations()]
         if decision is Decision.TAKE_OR_PASS:
             return [Take(), Pass(), *([Beaver()] if may_beaver(self._now.state) else [])]
         if decision is Decision.ACCEPT_OR_REJECT:
@@ -191,7 +191,7 @@ class Game:
         return []
 
     def _resignations(self) -> list[Action]:
-        """Either player may offer to resign before a roll: the player on roll first."""
+        """Either player may offer to resign before or after a roll: the player on roll first."""
         on_roll = self._now.state.on_roll
         return [Resign(result, player) for player in (on_roll, 1 - on_roll) for result in GameResult]
 
@@ -343,6 +343,7 @@ _HANDLERS: dict[tuple[Decision, type], _Handler] = {
     (Decision.TAKE_OR_PASS, Pass): Game._pass,
     (Decision.CUBE_OR_ROLL, Resign): Game._resign,
     (Decision.ROLL, Resign): Game._resign,
+    (Decision.CHECKER_PLAY, Resign): Game._resign,
     (Decision.ACCEPT_OR_REJECT, Accept): Game._accept,
     (Decision.ACCEPT_OR_REJECT, Reject): Game._reject,
 }

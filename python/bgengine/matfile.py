@@ -251,8 +251,6 @@ class _GameReader:
             raise MatchFileError(
                 line.number, f"{points} point(s) is not a resignation of 1, 2 or 3 times the cube ({cube})"
             )
-        if game.decision not in (Decision.CUBE_OR_ROLL, Decision.ROLL):
-            raise MatchFileError(line.number, f"a resignation is read only before a roll, not at {game.decision.value}")
         self._push(line, Resign(GameResult(level), 1 - player), "resignation")
         self._push(line, Accept(), "resignation")
 

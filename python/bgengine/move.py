@@ -400,7 +400,7 @@ def _mover_checkers_after(board: np.ndarray, move: Move) -> tuple[np.ndarray | N
     """
     mover = np.clip(board, 0, None)
     named_hits: set[int] = set()
-    for source, target, hit in move.steps:
+    for source, target, hit in sorted(move.steps, key=lambda step: -step[0]):  # any order
         if mover[source] == 0:
             return None, named_hits
         mover[source] -= 1

@@ -58,7 +58,7 @@ fill_slot_keys()
 
 ctypedef struct Generator:
     checker_t work[NUM_SLOTS]       # the position being played, sides already switched
-    uint64_t hash                   # sum of SLOT_KEYS[i] * work[i]: kept up to date per step
+    uint64_t hash                   # sum of SLOT_KEYS[i] * work[i], kept per step once deduping
     unsigned int mine               # bit p: the mover has a checker on p (25 = bar)
     unsigned int blocked            # bit p: 2+ opposing checkers on p (mover's numbering)
     unsigned int blots              # bit p: one opposing checker on p at the start of the turn
@@ -89,10 +89,9 @@ cdef void start(Generator* g, const checker_t* board, checker_t* children,
     g.blocked = 0
     g.blots = 0
     g.outside = 0
-    g.hash = 0
+    g.hash = 0                      # set by start_dedupe when a roll needs it
     for p in range(NUM_SLOTS):
         g.work[mover_slot(p)] = -board[p]
-        g.hash -= SLOT_KEYS[mover_slot(p)] * <uint64_t>(<int>board[p])
         if board[p] > 0:
             g.mine |= 1u << p
             if 7 <= p <= 24:
@@ -111,6 +110,16 @@ cdef void start(Generator* g, const checker_t* board, checker_t* children,
     g.overflow = False
     g.dedupe = False
     g.larger_alone = False
+
+
+cdef void start_dedupe(Generator* g) noexcept nogil:
+    """Look children up in the (emptied) hash table from now on; hash the working board."""
+    cdef int i
+    g.dedupe = True
+    memset(g.table, 0, sizeof(g.table))
+    g.hash = 0
+    for i in range(NUM_SLOTS):
+        g.hash += SLOT_KEYS[i] * <uint64_t>(<int>g.work[i])
 
 
 cdef inline unsigned int playable_sources(const Generator* g, int die) noexcept nogil:
@@ -345,16 +354,14 @@ cdef void play_two_dice(Generator* g, int larger, int smaller) noexcept nogil:
     through the hash table.
     """
     cdef bint fast = not (g.mine & BAR_BIT) and g.outside >= 2
-    g.dedupe = not fast
-    if g.dedupe:
-        memset(g.table, 0, sizeof(g.table))
+    if not fast:
+        start_dedupe(g)
     play_dice_in_order(g, larger, smaller, True, fast)
     if fast and g.best_steps == 2:
         play_chains_smaller_first(g, larger, smaller)
         return
     if fast:                            # no play of both dice larger-first: search in full
-        g.dedupe = True
-        memset(g.table, 0, sizeof(g.table))
+        start_dedupe(g)
     play_dice_in_order(g, smaller, larger, False, False)
 
 
