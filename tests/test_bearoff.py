@@ -262,6 +262,19 @@ def test_cubeful_equity_on_the_last_roll_is_the_cubeless_equity(two_sided):
         assert two_sided.cubeful_equity({1: 1}, {6: 6}, owner) == pytest.approx(1.0, abs=1e-12)
 
 
+def test_two_roll_against_two_roll_is_a_double_and_pass(two_sided):
+    # Four on the 1-point each: doubles finish at once, other rolls take two turns. The
+    # player on roll wins with doubles now (1/6) or when the opponent misses them
+    # (5/6 x 5/6): 31/36 > 3/4, so he doubles and the opponent passes.
+    assert two_sided.win_probability({1: 4}, {1: 4}) == pytest.approx(31 / 36, abs=1e-12)
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.CENTRED) == pytest.approx(1.0, abs=1e-12)
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.PLAYER) == pytest.approx(1.0, abs=1e-12)
+    # Without access to the cube he plays on; the opponent's redouble never comes in time.
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.OPPONENT) == pytest.approx(
+        2 * 31 / 36 - 1, abs=1e-12
+    )
+
+
 def test_cubeful_equity_orders_by_cube_access(two_sided):
     centred, owned, theirs = two_sided.cubeful
     assert np.all(owned >= centred - 1e-12)

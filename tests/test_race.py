@@ -220,3 +220,21 @@ def test_race_evaluator_plugs_into_cube_decisions():
     decision = cube_decision(position, evaluator=race.RaceEvaluator())
     expected = race.evaluate(position)
     assert decision.probabilities.win == pytest.approx(float(expected[0]), abs=1e-7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "mover, opponent",
+    [
+        ({12: 3, 9: 3, 8: 3, 6: 3, 4: 3}, {11: 3, 10: 3, 7: 3, 6: 3, 3: 3}),
+        ({15: 2, 10: 4, 6: 4, 3: 2}, {8: 5, 6: 5, 5: 2}),
+    ],
+)
+def test_long_race_evaluation_agrees_with_a_seeded_rollout(mover, opponent):
+    from race_rollout import rollout_race
+
+    position = P(mover, opponent)
+    outcomes = rollout_race(np.asarray(position), games=600, seed=5)
+    standard_error = outcomes[:, 0].std(ddof=1) / np.sqrt(len(outcomes))
+    # The approximation's own error (docs/bearoff.md) on top of the rollout's noise.
+    assert abs(race.evaluate(position)[0] - outcomes[:, 0].mean()) < 3 * standard_error + 0.03

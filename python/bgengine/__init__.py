@@ -24,6 +24,7 @@ from .errors import (
     InvalidProbabilitiesError,
     MatchFileError,
     MissingEvaluatorError,
+    NotARaceError,
 )
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
@@ -37,6 +38,7 @@ from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .selfplay import play_game, play_match
+from .race import RaceEvaluator
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -74,8 +76,10 @@ __all__ = [
     "MissingEvaluatorError",
     "Move",
     "MoveList",
+    "NotARaceError",
     "Phase",
     "Position",
+    "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
     "cube_decision",

@@ -15,9 +15,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY, NAN
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
-from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board cimport phase_of
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from libc.stdlib cimport malloc, free
 
@@ -28,6 +28,8 @@ cdef enum:
     RACE_WIDTH = 192                # columns of a race distribution (rolls 0..191)
     PIP_BANK_WIDTH = 128            # rolls needed to move up to MAX_PIP_BANK pips
     MAX_PIP_BANK = NUM_CHECKERS * 25
+    MAX_BANK_DICE = 2 * NUM_CHECKERS   # dice demands beyond this are capped
+    DIE_REACH = 4                   # a checker x pips from its target wants ceil(x / 4) dice
 
 # The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
 cdef int ROLL_HIGH[NUM_ROLLS]
@@ -38,11 +40,11 @@ cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
 # BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
 # least m dice); BANK[d][0] is the pure pip bank.
-cdef double BANK[MAX_PIP_BANK + 1][NUM_CHECKERS + 1][PIP_BANK_WIDTH]
-cdef int BANK_LENGTH[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]  # BANK[d][m][k] == 0 from here
+cdef double BANK[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]  # BANK[d][m][k] == 0 from here
 # Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
 # (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
-cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][NUM_CHECKERS + 1]
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]
 
 
 cdef void init_constants() noexcept nogil:
@@ -61,17 +63,19 @@ cdef void init_constants() noexcept nogil:
             ROLL_LOW[i] = low
             ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    init_banks()
+
+
+cdef bint BANKS_READY = False
 
 
 cdef void init_banks() noexcept nogil:
     """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
-    one checker, so m outside checkers need m dice); exact renewal recursion."""
+    one checker, so outside checkers need at least a die each); exact renewal recursion."""
     cdef int d, m, r, k, pips, dice
     cdef double* row
     cdef const double* source
     for d in range(MAX_PIP_BANK + 1):
-        for m in range(NUM_CHECKERS + 1):
+        for m in range(MAX_BANK_DICE + 1):
             row = BANK[d][m]
             for k in range(PIP_BANK_WIDTH):
                 row[k] = 0.0
@@ -295,6 +299,11 @@ def movegen_disagreements(int points, long long first_rank, long long last_rank)
     cdef int roll, i
     cdef bint same
     found = []
+    if own == NULL or general == NULL or buffer == NULL:
+        free(own)
+        free(general)
+        free(buffer)
+        raise MemoryError()
     own.points = general.points = points
     own.distinct = True
     try:
@@ -481,15 +490,19 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     cdef checker_t* buffer = NULL
     if through_movegen:
         buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-    for start in range(0, size, block):
-        stop = min(size, start + block)
-        with nogil:
-            build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
-                                  &expected_view[0], &first_view[0, 0], &first_expected_view[0],
-                                  full_start, buffer)
-        if progress is not None:
-            progress(int(stop), int(size))
-    free(buffer)
+        if buffer == NULL:
+            raise MemoryError()
+    try:
+        for start in range(0, size, block):
+            stop = min(size, start + block)
+            with nogil:
+                build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
+                                      &expected_view[0], &first_view[0, 0],
+                                      &first_expected_view[0], full_start, buffer)
+            if progress is not None:
+                progress(int(stop), int(size))
+    finally:
+        free(buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
@@ -666,7 +679,11 @@ def install_one_sided(int points, rolls, expected, first_off):
     table.rolls = &rolls_view[0, 0]
     table.expected = &expected_view[0]
     table.first_off = &first_view[0, 0]
-    global HOME_TABLE, WIDE_TABLE
+    global HOME_TABLE, WIDE_TABLE, BANKS_READY
+    if not BANKS_READY:             # 6 MB of race tables, computed once, on first use
+        with nogil:
+            init_banks()
+        BANKS_READY = True
     _KEEP_ALIVE[("one-sided", points == HOME_POINTS)] = (rolls, expected, first_off)
     if points == HOME_POINTS:
         HOME_TABLE = table
@@ -815,6 +832,12 @@ cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
     out.length = 1
 
 
+cdef inline int dice_wanted(int distance) noexcept nogil:
+    """Dice a checker ``distance`` pips from its target typically takes: dice are not
+    shared between checkers, and small dice rarely bring a far checker in at once."""
+    return (distance + DIE_REACH - 1) // DIE_REACH
+
+
 cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
                             Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
@@ -839,16 +862,18 @@ cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distrib
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
-        outside += side.counts[p]
+        outside += side.counts[p] * dice_wanted(p - table.points)
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
-            escaping += side.counts[p]
+            escaping += side.counts[p] * dice_wanted(p - 3 * HOME_POINTS)
+    outside = min(outside, MAX_BANK_DICE)
+    escaping = min(escaping, MAX_BANK_DICE)
     cdef long long rank = one_sided_rank(stacked, table.points)
     convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
              table.width, rolls)
     credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        # No checker comes off before all are home: a die for each outside checker.
+        # No checker comes off before all are home; every outside checker needs dice.
         convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
@@ -980,6 +1005,32 @@ def side_roll_distributions(bytes board, bint mover_side):
     if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
     return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
+
+
+def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
+    """Expected rolls to bear off of one side of each race board (as the race evaluation
+    models them): the player on roll's, or the opponent's when ``opponent_side``.
+
+    Boards must be valid; NaN where no one-sided table is installed.
+    """
+    if boards.shape[1] != NUM_SLOTS:
+        raise ValueError("boards must be n x 26 int8")
+    cdef Py_ssize_t i, n = boards.shape[0]
+    result = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = result
+    cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
+    cdef int k
+    with nogil:
+        for i in range(n):
+            read_sides(&boards[i, 0], &mover, &opponent)
+            if side_distributions(&opponent if opponent_side else &mover, &rolls, &first, &escape) < 0:
+                out[i] = NAN
+                continue
+            out[i] = 0.0
+            for k in range(rolls.length):
+                out[i] += k * rolls.p[k]
+    return result
 
 
 def race_probabilities_of(bytes board):
