@@ -39,6 +39,7 @@ from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .selfplay import play_game, play_match
 from .race import RaceEvaluator
+from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -101,5 +102,6 @@ __all__ = [
     "play_game",
     "play_match",
     "read_mat",
+    "take_points",
     "write_mat",
 ]
