@@ -52,6 +52,9 @@ cdef float equity_of(const float* p5) noexcept nogil
 cdef int best_child(const Network* net, const checker_t* children, int n,
                     float* out5) noexcept nogil
 
+# y[j] += scale * x[j] for j < n (vectorised; used by training).
+cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil
+
 # The 5-vector seen from the other player: win <-> lose, gammons swapped.
 cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil
 

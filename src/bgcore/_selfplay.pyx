@@ -22,7 +22,7 @@ from numpy.random cimport bitgen_t
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._nn cimport (Network, NeuralNet, NUM_OUTPUTS, MAX_ACTIVE_INPUTS, MAX_HIDDEN,
                          encode_sparse, forward_raw, finished_probabilities, best_child,
-                         flip_probabilities)
+                         flip_probabilities, add_scaled)
 from bgcore._pubeval cimport PubEval, pubeval_best_child
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
@@ -159,7 +159,6 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
     cdef float out_delta[NUM_OUTPUTS]
     cdef int i, j, k, h = net.num_hidden
     cdef int active = encode_sparse(board, indices, values)
-    cdef float* row
     cdef float step, total
     forward_raw(net, indices, values, active, hidden, raw)
     for k in range(NUM_OUTPUTS):
@@ -171,17 +170,11 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
         hidden_delta[j] = alpha * total * hidden[j] * (1.0 - hidden[j])
     for k in range(NUM_OUTPUTS):
         step = alpha * out_delta[k]
-        row = net.output_weights + k * h
-        for j in range(h):
-            row[j] += step * hidden[j]
+        add_scaled(net.output_weights + k * h, hidden, step, h)
         net.output_bias[k] += step
-    for j in range(h):
-        net.hidden_bias[j] += hidden_delta[j]
+    add_scaled(net.hidden_bias, hidden_delta, 1.0, h)
     for i in range(active):
-        row = net.hidden_weights + indices[i] * h
-        step = values[i]
-        for j in range(h):
-            row[j] += step * hidden_delta[j]
+        add_scaled(net.hidden_weights + indices[i] * h, hidden_delta, values[i], h)
 
 
 cdef int train_one_game(Network* net, bitgen_t* rng, float alpha, float lam,
