@@ -18,6 +18,7 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
     InvalidProbabilitiesError,
+    InvalidSettingsError,
     MissingEvaluatorError,
 )
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
@@ -27,6 +28,7 @@ from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from .met_generator import generate_met
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -48,11 +50,14 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidProbabilitiesError",
+    "InvalidSettingsError",
     "MatchEquityTable",
     "MatchState",
     "MissingEvaluatorError",
     "Phase",
     "Position",
+    "RolloutResult",
+    "RolloutSettings",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
@@ -66,4 +71,6 @@ __all__ = [
     "load_met",
     "parse_gnubg_ids",
     "parse_xgid",
+    "rollout",
+    "rollout_moves",
 ]
