@@ -21,6 +21,24 @@ class InvalidMatchStateError(BgEngineError, ValueError):
     """Impossible match data: scores, cube value or owner, Crawford flag, dice."""
 
 
+class DiceError(BgEngineError, ValueError):
+    """Dice that cannot be used: a face outside 1..6, a fixed list run dry or left unused."""
+
+
+class MatchFileError(BgEngineError, ValueError):
+    """A match file (Jellyfish .mat) that cannot be read: bad syntax or an illegal action.
+
+    ``line_number`` is the 1-based line of the file at fault (0 when the whole file is),
+    ``reason`` what is wrong there.
+    """
+
+    def __init__(self, line_number: int, reason: str) -> None:
+        self.line_number = line_number
+        self.reason = reason
+        where = f"line {line_number}: " if line_number else ""
+        super().__init__(f"{where}{reason}")
+
+
 class InvalidProbabilitiesError(BgEngineError, ValueError):
     """Game probabilities that cannot be: out of 0..1, NaN, or a gammon above its win."""
 

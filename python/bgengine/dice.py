@@ -1,0 +1,89 @@
+"""Where dice come from: a seeded random source by default, a fixed list for tests.
+
+A source hands out throws of two dice as ``(first, second)`` pairs. Games use the same
+kind of throw for the opening, where ``first`` is player 0's die and ``second`` player 1's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from .errors import DiceError
+
+Dice = tuple[int, int]
+
+#: Throws drawn from the generator at a time; any block size gives the same sequence.
+_BLOCK = 256
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Anything that throws two dice."""
+
+    def roll(self) -> Dice:
+        """The next throw: two faces 1..6."""
+        ...
+
+
+class RandomDice:
+    """Fair dice from a numpy ``Generator``; the same seed gives the same throws."""
+
+    def __init__(self, seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> None:
+        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._block: list[list[int]] = []
+        self._next = 0
+
+    def roll(self) -> Dice:
+        if self._next == len(self._block):
+            self._block = self._rng.integers(1, 7, size=(_BLOCK, 2)).tolist()
+            self._next = 0
+        first, second = self._block[self._next]
+        self._next += 1
+        return first, second
+
+
+class FixedDice:
+    """A given list of throws, handed out in order; for tests and replays.
+
+    Running out raises ``DiceError``; call ``check_all_used()`` at the end of a test to
+    make sure every throw given was consumed.
+    """
+
+    def __init__(self, throws: Iterable[Iterable[int]]) -> None:
+        self._throws = [_checked_throw(throw, index) for index, throw in enumerate(throws)]
+        self._next = 0
+
+    def roll(self) -> Dice:
+        if self._next >= len(self._throws):
+            raise DiceError(f"all {len(self._throws)} fixed throws have been used")
+        throw = self._throws[self._next]
+        self._next += 1
+        return throw
+
+    @property
+    def remaining(self) -> int:
+        """Throws not handed out yet."""
+        return len(self._throws) - self._next
+
+    def check_all_used(self) -> None:
+        """Raise ``DiceError`` if some throws were never handed out."""
+        if self.remaining:
+            unused = self._throws[self._next :]
+            raise DiceError(f"{self.remaining} fixed throw(s) never used: {unused}")
+
+
+def _checked_throw(throw: Iterable[int], index: int) -> Dice:
+    try:
+        faces = tuple(throw)
+    except TypeError:
+        raise DiceError(f"throw {index} is not a pair of dice: {throw!r}") from None
+    if len(faces) != 2 or not all(_is_face(face) for face in faces):
+        raise DiceError(f"throw {index} must be two faces 1..6, got {throw!r}")
+    return int(faces[0]), int(faces[1])
+
+
+def _is_face(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 1 <= int(value) <= 6

@@ -1,0 +1,105 @@
+"""Match: a sequence of games to a number of points, with the Crawford rule.
+
+Points are awarded after each game; the first player to reach the match length wins
+and points beyond it are not carried anywhere. The game right after a player first
+reaches one point short of the length is the Crawford game (no cube); later games are
+post-Crawford and the cube is back.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Decision
+from .errors import IllegalMoveError, InvalidMatchStateError
+from .game import Game
+from .match_state import MAX_MATCH_LENGTH, MatchState
+from .rules import next_game_is_crawford
+
+
+class Match:
+    """A match to ``length`` points: its games, score, current game and winner.
+
+    ``push``/``pop`` act on the current game; when a game ends and the match is not
+    over, the next game starts at once (at its opening throw). ``names`` are the
+    players' names for records such as the .mat file.
+    """
+
+    def __init__(self, length: int, *, names: tuple[str, str] = ("Player 0", "Player 1")) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_MATCH_LENGTH:
+            raise InvalidMatchStateError(f"a match is played to 1..{MAX_MATCH_LENGTH} points, got {length!r}")
+        self.length = length
+        self.names = names
+        self._games: list[Game] = [Game(self._state_for_next_game((0, 0), crawford_played=False))]
+
+    # ----- the record ---------------------------------------------------------------
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game started, the current one last."""
+        return tuple(self._games)
+
+    @property
+    def game(self) -> Game:
+        """The current game (the last one, finished when the match is over)."""
+        return self._games[-1]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of (player 0, player 1) so far, finished games only, capped at the length."""
+        return self._score_after(self._games)
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached the match length, or None while the match goes on."""
+        for player, points in enumerate(self.score):
+            if points >= self.length:
+                return player
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def decision(self) -> Decision:
+        return self.game.decision
+
+    @property
+    def turn(self) -> int | None:
+        return self.game.turn
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self.game.legal_actions()
+
+    def __repr__(self) -> str:
+        return f"<Match to {self.length}: score {self.score}, game {len(self._games)}, {self.decision.value}>"
+
+    # ----- changing the record ------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Apply ``action`` to the current game; start the next game when this one ends."""
+        if self.is_over:
+            raise IllegalMoveError(f"the match is over (score {self.score}); no {action} is possible")
+        self.game.push(action)
+        if self.game.is_over and not self.is_over:
+            score = self.score
+            crawford_played = any(game.starting_state.crawford for game in self._games)
+            self._games.append(Game(self._state_for_next_game(score, crawford_played)))
+
+    def pop(self) -> Action:
+        """Undo the last action of the match (going back into the previous game if needed)."""
+        if len(self.game) == 0 and len(self._games) > 1:
+            self._games.pop()
+        return self.game.pop()
+
+    # ----- helpers ------------------------------------------------------------------
+
+    def _score_after(self, games: list[Game]) -> tuple[int, int]:
+        points = [0, 0]
+        for game in games:
+            if game.outcome is not None:
+                points[game.outcome.winner] += game.outcome.points
+        return min(points[0], self.length), min(points[1], self.length)
+
+    def _state_for_next_game(self, score: tuple[int, int], crawford_played: bool) -> MatchState:
+        crawford = next_game_is_crawford(self.length, score, crawford_played)
+        return MatchState(match_length=self.length, score=score, crawford=crawford)

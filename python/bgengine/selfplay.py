@@ -1,0 +1,86 @@
+"""Pit two agents against each other: ``play_game`` and ``play_match``.
+
+The dice come from ``dice`` when given (e.g. ``FixedDice`` in tests), else from
+``RandomDice(seed)``; the same seed and agents give the same record. Tied opening
+throws are thrown again and not recorded. Agents are asked the cube questions only
+when the rules give them a choice; they never resign here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .actions import Decision, Double, Pass, Play, Roll, Take
+from .agents import Agent, CubeQuestion
+from .dice import DiceSource, RandomDice
+from .game import Game
+from .match import Match
+from .match_state import MatchState
+
+
+def play_game(
+    agent0: Agent,
+    agent1: Agent,
+    *,
+    seed: int | None = None,
+    dice: DiceSource | None = None,
+    state: MatchState | None = None,
+) -> Game:
+    """Play one game to its end (money play unless ``state`` says otherwise) and return it."""
+    game = Game(state)
+    finish_game(game, (agent0, agent1), dice if dice is not None else RandomDice(seed))
+    return game
+
+
+def play_match(
+    agent0: Agent,
+    agent1: Agent,
+    length: int,
+    *,
+    seed: int | None = None,
+    dice: DiceSource | None = None,
+    names: tuple[str, str] = ("Player 0", "Player 1"),
+) -> Match:
+    """Play a match to ``length`` points and return its record."""
+    match = Match(length, names=names)
+    source = dice if dice is not None else RandomDice(seed)
+    agents = (agent0, agent1)
+    while not match.is_over:
+        finish_game(match, agents, source)
+    return match
+
+
+def finish_game(record: Game | Match, agents: Sequence[Agent], dice: DiceSource) -> None:
+    """Let ``agents`` play the current game of ``record`` until it ends."""
+    game = record.game if isinstance(record, Match) else record
+    while not game.is_over:
+        record.push(next_action(game, agents, dice))
+
+
+def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll | Play | Double | Take | Pass:
+    """The action the agents (or the dice) take at the game's current decision."""
+    decision = game.decision
+    if decision is Decision.OPENING_ROLL:
+        return Roll(opening_throw(dice))
+    if decision is Decision.ROLL:
+        return Roll(dice.roll())
+    agent = agents[game.turn]  # type: ignore[index]
+    if decision is Decision.CHECKER_PLAY:
+        state = game.state
+        assert state.dice is not None
+        return Play(agent.choose_move(game.position, state.dice, state, game.legal_moves()))
+    if decision is Decision.CUBE_OR_ROLL:
+        if agent.cube_decision(game.position, game.state, CubeQuestion.DOUBLE):
+            return Double()
+        return Roll(dice.roll())
+    if decision is Decision.TAKE_OR_PASS:
+        return Take() if agent.cube_decision(game.position, game.state, CubeQuestion.TAKE) else Pass()
+    raise ValueError(f"agents do not handle the decision {decision.value}")
+
+
+def opening_throw(dice: DiceSource) -> tuple[int, int]:
+    """Throw one die each until they differ."""
+    while True:
+        first, second = dice.roll()
+        if first != second:
+            return first, second
