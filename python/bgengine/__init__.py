@@ -22,6 +22,7 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
     InvalidProbabilitiesError,
+    InvalidSettingsError,
     MatchFileError,
     MissingEvaluatorError,
     NotARaceError,
@@ -37,6 +38,7 @@ from .met_generator import generate_met
 from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
 from .selfplay import play_game, play_match
 from .race import RaceEvaluator
 from .take_points import take_points
@@ -69,6 +71,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidProbabilitiesError",
+    "InvalidSettingsError",
     "LegalMove",
     "Match",
     "MatchEquityTable",
@@ -83,6 +86,8 @@ __all__ = [
     "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
+    "RolloutResult",
+    "RolloutSettings",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
@@ -102,6 +107,8 @@ __all__ = [
     "play_game",
     "play_match",
     "read_mat",
+    "rollout",
+    "rollout_moves",
     "take_points",
     "write_mat",
 ]
