@@ -831,3 +831,19 @@ def test_rollout_bad_input(args, fragments):
 def test_rollout_refuses_a_finished_game():
     finished = Position.from_points({}, {1: 15})
     assert_bad_input(run("rollout", finished.gnubg_id()), "nothing to roll out")
+
+
+def test_the_examples_in_the_help_run(tmp_path, monkeypatch):
+    from bgengine.cli import _EXAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    import shlex
+
+    commands = [shlex.split(line.strip())[1:] for line in _EXAMPLES.splitlines() if line.strip().startswith("bgengine")]
+    assert len(commands) == 7
+    for args in commands:
+        if args[0] in ("play", "rollout"):
+            continue  # interactive, or long: covered above
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert (tmp_path / "board.svg").exists()

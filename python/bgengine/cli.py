@@ -170,16 +170,30 @@ def _emit_json(command: str, body: dict[str, Any]) -> None:
 # ----- commands ---------------------------------------------------------------------------
 
 
-@click.group(cls=BgEngineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+_EXAMPLES = """\b
+Examples:
+  bgengine analyze "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+  bgengine analyze 4HPwATDgc/ABMA --match 7 --score 2-4 --plies 2
+  bgengine moves 4HPwATDgc/ABMA 31 --json
+  bgengine cube 4HPwATDgc/ABMA --probabilities 0.7,0.2,0.01,0.05,0
+  bgengine rollout 4HPwATDgc/ABMA --dice 31 --trials 1296 --seed 1
+  bgengine render 4HPwATDgc/ABMA -o board.svg
+  bgengine play --match 5
+"""
+
+
+@click.group(cls=BgEngineGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EXAMPLES)
 @click.version_option(__version__, prog_name="bgengine")
 def cli() -> None:
     """bgengine: backgammon analysis from the command line.
 
-    POSITION is an XGID (XGID=...), a GNU Backgammon posid:matchid, or a bare Position ID.
+    POSITION is an XGID (XGID=...), a GNU Backgammon posid:matchid, or a bare Position ID;
+    everything is shown from the player on roll. --json on any command writes one JSON
+    document (docs/cli.md). Exit codes: 0 ok, 2 bad input, 1 internal error.
     """
 
 
-@cli.command()
+@cli.command(short_help="Board, evaluation, cube advice and moves of a position.")
 @click.argument("position", type=POSITION)
 @click.option("--dice", type=DICE, help="Dice to play, e.g. 31 (default: the dice in POSITION, if any).")
 @click.option("--plies", type=click.IntRange(0, 3), help="Evaluation depth 0..3 (needs the evaluator).")
@@ -227,14 +241,17 @@ def _rollout_with_progress(board: Position, match: MatchState, settings: Any, wh
         return _checked(lambda: run_rollout(board, match, settings, progress=progress, **options), where)
 
 
-@cli.command()
+@cli.command(short_help="Legal plays of a roll, best first.")
 @click.argument("position", type=POSITION)
 @click.argument("dice", type=DICE)
 @click.option("--plies", type=click.IntRange(0, 3), help="Search depth of the best candidates (needs the evaluator).")
 @json_option
 def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], plies: int | None,
           as_json: bool) -> None:
-    """Every distinct legal play of DICE (e.g. 31) in POSITION; ranked when an evaluator exists."""
+    """Every distinct legal play of DICE in POSITION, best first.
+
+    DICE is a roll such as 31 or 3-1. Plays are ranked by the evaluator (at --plies).
+    """
     board, read_match = position
     match = read_match if read_match is not None else MatchState()
     if board.is_game_over():
@@ -252,7 +269,7 @@ def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], p
     make_console().print(moves_table(choices, dice, ranked_by))
 
 
-@cli.command()
+@cli.command(short_help="Draw a position as an SVG picture.")
 @click.argument("position", type=POSITION)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, allow_dash=True),
               help="SVG file to write, or - for standard output.")
@@ -305,7 +322,7 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
     return Move.parse(text)
 
 
-@cli.command()
+@cli.command(short_help="Double or not, take or pass.")
 @click.argument("position", type=POSITION)
 @click.option("--probabilities", type=PROBABILITIES, metavar="W,WG,WBG,LG,LBG",
               help="The player on roll's cubeless chances, instead of the engine's evaluation.")
@@ -333,7 +350,7 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
     console.print(cube_summary(decision))
 
 
-@cli.command()
+@cli.command(short_help="Play against the engine in this terminal.")
 @click.option("--match", "match_length", type=click.IntRange(min=0), default=0, metavar="LENGTH",
               help="Play a match to LENGTH points (default: one money game).")
 @click.option("--opponent", type=click.Choice(["engine", "heuristic", "random"]), default="engine", show_default=True,
@@ -416,7 +433,7 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
     }
 
 
-@cli.command()
+@cli.command(short_help="Monte Carlo rollout with a live progress bar.")
 @click.argument("position", type=POSITION)
 @click.option("--trials", type=click.IntRange(min=1), default=1296, show_default=True, help="Games per rollout.")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the dice (default: drawn and shown).")
@@ -464,7 +481,7 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
     print_rollout(console, report)
 
 
-@cli.command()
+@cli.command(short_help="Train the evaluator by TD(lambda) self-play.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the checkpoints.")
 @click.option("--games", required=True, type=click.IntRange(min=1), help="Total self-play games to reach.")
 @click.option("--seed", type=int, default=None, help="Seed of the weights and dice (default: TrainingSettings').")
@@ -509,7 +526,7 @@ def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: flo
         })
 
 
-@cli.command()
+@cli.command(short_help="A quick speed report of this machine.")
 @click.option("--seconds", type=click.FloatRange(0.01, 10.0), default=0.2, show_default=True,
               help="Time spent on each operation.")
 @json_option
