@@ -194,6 +194,7 @@ def test_size_sets_the_pixel_width_and_keeps_the_aspect():
         ({"arrows": [(26, 3)]}, InvalidNotationError),
         ({"arrows": [(24,)]}, InvalidNotationError),
         ({"last_move": [("24", "18")]}, InvalidNotationError),
+        ({"last_move": [(24, 18, 0)]}, InvalidNotationError),
     ],
 )
 def test_bad_arguments_raise_typed_errors(kwargs, error):
@@ -321,3 +322,8 @@ def test_one_pip_is_singular():
     all_text = " ".join(texts(parse(svg.board(Position.from_points({1: 1}, {2: 1})))))
     assert "On roll: 1 pip" in all_text and "1 pips" not in all_text
     assert "Opponent: 2 pips" in all_text
+
+
+def test_board_refuses_what_is_not_a_position():
+    with pytest.raises(TypeError, match="expected a Position"):
+        svg.board("4HPwATDgc/ABMA")

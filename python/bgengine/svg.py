@@ -129,9 +129,14 @@ def board(
     owner)`` with owner None, ``"on_roll"`` or ``"opponent"``, defaulting to the match's
     cube; ``match`` also gives the score. ``last_move`` is the opponent's previous play in
     the opponent's numbering; ``arrows`` a play in the player on roll's numbering; each
-    as move text, a ``Move`` or (from, to) pairs (25 bar, 0 off). ``size`` is the width in pixels,
-    ``orientation`` the side of the player on roll's home board: "right" or "left".
+    as move text, a ``Move`` or (from, to) pairs (25 bar, 0 off). ``size`` is the width
+    in pixels, ``orientation`` the side of the player on roll's home board: "right" or
+    "left"; ``colors`` overrides keys of ``DEFAULT_COLORS``.
     """
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__}")
     if orientation not in ORIENTATIONS:
         raise InvalidNotationError(f"orientation must be 'right' or 'left', got {orientation!r}")
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
