@@ -847,3 +847,15 @@ def test_the_examples_in_the_help_run(tmp_path, monkeypatch):
         result = run(*args)
         assert result.exit_code == 0, (args, result.stderr)
     assert (tmp_path / "board.svg").exists()
+
+
+@needs_move_generation
+def test_analyze_svg_draws_the_best_play(tmp_path):
+    target = tmp_path / "a.svg"
+    document = run_json("analyze", EXAMPLE_XGID, "--svg", str(target))
+    assert document["svg"] == str(target)
+    root = ET.fromstring(target.read_text())
+    arrows = root.find("{http://www.w3.org/2000/svg}g[@id='arrow-arrows']")
+    assert (arrows is not None and len(arrows) >= 1) == (document["moves"]["ranked_by"] is not None)
+    assert run_json("analyze", OPENING_ID)["svg"] is None
+    assert_bad_input(run("analyze", OPENING_ID, "--svg", str(tmp_path / "no" / "a.svg")), "--svg", "cannot write")

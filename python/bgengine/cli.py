@@ -25,6 +25,7 @@ from .errors import BgEngineError
 from .match_state import MatchState
 from .position import Position
 from .rollout_report import make_settings, run_rollout
+from .svg import board as draw_board
 from .rollout_report import report_dict as rollout_dict
 from .position_input import parse_dice, parse_probabilities, parse_score, read_position, with_match_options
 
@@ -200,11 +201,13 @@ def cli() -> None:
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
               help="Also roll out the position (or, with dice, the best plays) with TRIALS games each.")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout (default: drawn and shown).")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw the position (with the best play's arrows) to an SVG file.")
 @match_options
 @json_option
 def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] | None, plies: int | None,
-            rollout_trials: int | None, seed: int | None, match_length: int | None, score: tuple[int, int] | None,
-            crawford: bool | None, as_json: bool) -> None:
+            rollout_trials: int | None, seed: int | None, svg_path: str | None, match_length: int | None,
+            score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
     """Board, pip counts, IDs, evaluation, cube advice and, with dice, the moves."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
@@ -219,9 +222,13 @@ def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] 
     rollout = None
     if settings is not None and not board.is_game_over():
         rollout = _rollout_with_progress(board, match, settings, "--rollout", dice=report.dice, plies=plies)
+    if svg_path is not None:
+        best = report.moves[0].move if report.moves and report.moves_ranked_by else ()
+        _write_svg(svg_path, draw_board(board, match=match, dice=report.dice, arrows=best), "--svg")
     if as_json:
         body = analysis_dict(report)
         body["rollout"] = None if rollout is None else rollout_dict(rollout)
+        body["svg"] = svg_path
         _emit_json("analyze", body)
         return
     from .cli_output import make_console, print_analysis, print_rollout
@@ -286,8 +293,6 @@ def render(position: tuple[Position, MatchState | None], output: str, dice: tupl
            orientation: str, arrow_move: str | None, match_length: int | None, score: tuple[int, int] | None,
            crawford: bool | None, as_json: bool) -> None:
     """Draw POSITION as an SVG picture."""
-    from .svg import board as draw_board
-
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
     if as_json and output == "-":
@@ -297,17 +302,21 @@ def render(position: tuple[Position, MatchState | None], output: str, dice: tupl
     if output == "-":
         click.echo(picture)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(picture)
-            handle.write("\n")
-    except OSError as error:
-        raise BadInput(f"-o {output}: cannot write: {error.strerror}") from None
+    _write_svg(output, picture, "-o")
     if as_json:
         _emit_json("render", {"output": output, "bytes": len(picture.encode("utf-8")) + 1, "size": size,
                               "orientation": orientation, "position": position_dict(board, match)})
     else:
         click.echo(f"wrote {output}")
+
+
+def _write_svg(path: str, picture: str, option: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(picture)
+            handle.write("\n")
+    except OSError as error:
+        raise BadInput(f"{option} {path}: cannot write: {error.strerror}") from None
 
 
 def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | None) -> Any:
