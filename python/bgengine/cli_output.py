@@ -12,6 +12,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -132,7 +133,7 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
         if ranked_by and choice.equity is not None and choice.probabilities is not None and best is not None:
             cells += [f"{choice.equity:+.3f}", f"{choice.equity - best:+.3f}" if index > 1 else ""]
             cells += [_percent(p) for p in choice.probabilities]
-        table.add_row(*cells)
+        table.add_row(*cells, style="bold" if index == 1 and ranked_by else None)
     return table
 
 
@@ -168,7 +169,8 @@ def _response(decision: Any) -> float | None:
 
 def cube_summary(decision: Any) -> str:
     """The proper action, then the take and cash points when a double is possible."""
-    text = f"Proper cube action: {decision.action}" + (f" ({decision.note})" if decision.note else "")
+    text = f"Proper cube action: [bold]{escape(str(decision.action))}[/bold]"
+    text += f" ({escape(decision.note)})" if decision.note else ""
     if decision.take_point is not None and decision.cash_point is not None:
         text += f"; take point {100 * decision.take_point:.1f}%, cash point {100 * decision.cash_point:.1f}%"
     return text
