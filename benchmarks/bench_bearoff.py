@@ -37,7 +37,7 @@ def test_build_one_sided_six_points(benchmark):
 
 
 def test_build_one_sided_six_points_through_legal_children(benchmark):
-    """The same table with moves from the general generator: why the bear-off scan exists."""
+    """The same table from every roll's children (legal_children): why the step build exists."""
     tables = benchmark.pedantic(
         _bearoff.build_one_sided, args=(6,), kwargs={"through_movegen": True}, rounds=5, iterations=1
     )

@@ -238,3 +238,8 @@ def test_long_race_evaluation_agrees_with_a_seeded_rollout(mover, opponent):
     standard_error = outcomes[:, 0].std(ddof=1) / np.sqrt(len(outcomes))
     # The approximation's own error (docs/bearoff.md) on top of the rollout's noise.
     assert abs(race.evaluate(position)[0] - outcomes[:, 0].mean()) < 3 * standard_error + 0.03
+
+
+def test_an_empty_batch_gives_an_empty_result():
+    assert race.RaceEvaluator().evaluate_batch([]).shape == (0, 5)
+    assert race.RaceEvaluator().evaluate_batch(np.zeros((0, 26), dtype=np.int8)).shape == (0, 5)

@@ -84,7 +84,9 @@ def _checked_boards(boards: Any) -> np.ndarray:
     """An (n, 26) C-contiguous int8 array of valid positions, or a clear error."""
     if isinstance(boards, Position):
         raise TypeError("evaluate_batch takes a sequence of boards; use evaluate for one Position")
-    if isinstance(boards, Sequence) and boards and all(isinstance(b, Position) for b in boards):
+    if isinstance(boards, Sequence) and len(boards) == 0:
+        return np.empty((0, NUM_SLOTS), dtype=np.int8)
+    if isinstance(boards, Sequence) and all(isinstance(b, Position) for b in boards):
         return np.frombuffer(b"".join(b.to_bytes() for b in boards), dtype=np.int8).reshape(-1, NUM_SLOTS)
     array = np.asarray(boards)
     if array.ndim != 2 or array.shape[1] != NUM_SLOTS:

@@ -8,7 +8,6 @@ cdef enum:
     HOME_POINTS = 6                 # points of the home board
     MAX_TABLE_POINTS = 12           # largest one-sided table this module can index
     NUM_ROLLS = 21                  # distinct rolls: 15 non-doubles (2/36) + 6 doubles (1/36)
-    MAX_BEAROFF_CHILDREN = 2048     # bound on enumerated children of one roll (with repeats)
 
 # Rank of a one-sided position (counts[p] checkers on point p, p = 1..points) among all
 # positions with up to 15 checkers on that many points; positions with up to n checkers

@@ -135,10 +135,8 @@ cdef inline long long positions_up_to(int checkers, int points) noexcept nogil:
 
 cdef struct ChildScan:
     int points
-    int count                       # child ranks stored in ranks[0..count)
-    int most_dice_used              # doubles: the largest number of dice played so far
-    bint distinct                   # drop repeated children (else keep every sequence)
-    long long ranks[MAX_BEAROFF_CHILDREN]
+    int count                       # child ranks in ranks[0..count), all distinct
+    long long ranks[MAX_CHILDREN]
 
 
 cdef inline int highest_point(const int* counts, int points) noexcept nogil:
@@ -173,87 +171,10 @@ cdef inline void unmove_checker(int* counts, int point, int die) noexcept nogil:
         counts[point - die] -= 1
 
 
-cdef inline void keep_child(ChildScan* scan, const int* counts) noexcept nogil:
-    cdef long long rank = one_sided_rank(counts, scan.points)
-    cdef int i
-    if scan.distinct:
-        for i in range(scan.count):
-            if scan.ranks[i] == rank:
-                return
-    if scan.count < MAX_BEAROFF_CHILDREN:
-        scan.ranks[scan.count] = rank
-        scan.count += 1
-
-
-cdef void scan_one_die(ChildScan* scan, int* counts, int die) noexcept nogil:
-    cdef int p
-    for p in range(1, scan.points + 1):
-        if can_move(counts, scan.points, p, die):
-            move_checker(counts, p, die)
-            keep_child(scan, counts)
-            unmove_checker(counts, p, die)
-
-
-cdef void scan_non_double(ChildScan* scan, int* counts, int high, int low) noexcept nogil:
-    """Both dice if possible (either order), else the larger die, else the smaller, else pass."""
-    cdef int order, first, second, p, q
-    for order in range(2):
-        first = high if order == 0 else low
-        second = low if order == 0 else high
-        for p in range(1, scan.points + 1):
-            if can_move(counts, scan.points, p, first):
-                move_checker(counts, p, first)
-                for q in range(1, scan.points + 1):
-                    if can_move(counts, scan.points, q, second):
-                        move_checker(counts, q, second)
-                        keep_child(scan, counts)
-                        unmove_checker(counts, q, second)
-                unmove_checker(counts, p, first)
-    if scan.count == 0:
-        scan_one_die(scan, counts, high)
-    if scan.count == 0:
-        scan_one_die(scan, counts, low)
-    if scan.count == 0:
-        keep_child(scan, counts)
-
-
-cdef void scan_double(ChildScan* scan, int* counts, int die, int dice_left,
-                      int top_source, int dice_used) noexcept nogil:
-    """As many of the four dice as possible; sources taken in non-increasing order.
-
-    Any legal sequence of equal dice can be reordered so that its sources never increase
-    and stays legal with the same result, so this ordering loses no child.
-    """
-    cdef int p
-    cdef bint moved = False
-    if dice_left > 0:
-        for p in range(top_source, 0, -1):
-            if can_move(counts, scan.points, p, die):
-                moved = True
-                move_checker(counts, p, die)
-                scan_double(scan, counts, die, dice_left - 1, p, dice_used + 1)
-                unmove_checker(counts, p, die)
-    if not moved:
-        if dice_used > scan.most_dice_used:
-            scan.most_dice_used = dice_used
-            scan.count = 0
-        if dice_used == scan.most_dice_used:
-            keep_child(scan, counts)
-
-
-cdef void scan_children(ChildScan* scan, int* counts, int roll) noexcept nogil:
-    """Fill scan.ranks with the children of one side's position for roll number ``roll``."""
-    scan.count = 0
-    scan.most_dice_used = -1
-    if ROLL_HIGH[roll] == ROLL_LOW[roll]:
-        scan_double(scan, counts, ROLL_HIGH[roll], 4, scan.points, 0)
-    else:
-        scan_non_double(scan, counts, ROLL_HIGH[roll], ROLL_LOW[roll])
-
-
 cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int roll,
                                      checker_t* buffer) noexcept nogil:
-    """Like scan_children, through the general move generator (buffer: MAX_CHILDREN boards)."""
+    """Ranks of the children of a one-sided position for one roll, from legal_children
+    (``buffer`` holds MAX_CHILDREN boards); the opponent has no checkers on the board."""
     cdef checker_t board[NUM_SLOTS]
     cdef int child_counts[MAX_TABLE_POINTS + 1]
     cdef int p, i, n
@@ -264,72 +185,13 @@ cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int rol
     for i in range(n):
         for p in range(1, scan.points + 1):
             child_counts[p] = -buffer[i * NUM_SLOTS + NUM_SLOTS - 1 - p]
-        if scan.count < MAX_BEAROFF_CHILDREN:
-            scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
-            scan.count += 1
-
-
-cdef void sort_ranks(long long* ranks, int count) noexcept nogil:
-    cdef int i, j
-    cdef long long value
-    for i in range(1, count):
-        value = ranks[i]
-        j = i - 1
-        while j >= 0 and ranks[j] > value:
-            ranks[j + 1] = ranks[j]
-            j -= 1
-        ranks[j + 1] = value
-
-
-def movegen_disagreements(int points, long long first_rank, long long last_rank):
-    """(rank, die1, die2) where the bear-off scan and legal_children give different children.
-
-    Checks every roll of ranks first_rank..last_rank-1 of the one-sided positions on
-    ``points`` points (the opponent has no checkers on the board).
-    """
-    if not 1 <= points <= MAX_TABLE_POINTS:
-        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
-    cdef long long size = positions_up_to(NUM_CHECKERS, points), rank
-    if not 1 <= first_rank <= last_rank <= size:
-        raise ValueError(f"ranks must satisfy 1 <= first <= last <= {size}")
-    cdef ChildScan* own = <ChildScan*>malloc(sizeof(ChildScan))
-    cdef ChildScan* general = <ChildScan*>malloc(sizeof(ChildScan))
-    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-    cdef int counts[MAX_TABLE_POINTS + 1]
-    cdef int roll, i
-    cdef bint same
-    found = []
-    if own == NULL or general == NULL or buffer == NULL:
-        free(own)
-        free(general)
-        free(buffer)
-        raise MemoryError()
-    own.points = general.points = points
-    own.distinct = True
-    try:
-        for rank in range(first_rank, last_rank):
-            one_sided_unrank(rank, points, counts)
-            for roll in range(NUM_ROLLS):
-                scan_children(own, counts, roll)
-                scan_children_with_movegen(general, counts, roll, buffer)
-                sort_ranks(own.ranks, own.count)
-                sort_ranks(general.ranks, general.count)
-                same = own.count == general.count
-                for i in range(own.count if same else 0):
-                    if own.ranks[i] != general.ranks[i]:
-                        same = False
-                        break
-                if not same:
-                    found.append((rank, ROLL_HIGH[roll], ROLL_LOW[roll]))
-    finally:
-        free(own)
-        free(general)
-        free(buffer)
-    return found
+        scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
+        scan.count += 1
 
 
 def bearoff_children(counts, int die1, int die2):
-    """Sorted distinct ranks of the children of a one-sided position (len(counts) points)."""
+    """Sorted ranks of the children of a one-sided position (len(counts) points), from
+    legal_children."""
     cdef int points = len(counts)
     if not 1 <= points <= MAX_TABLE_POINTS:
         raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
@@ -337,15 +199,29 @@ def bearoff_children(counts, int die1, int die2):
         raise ValueError(f"dice are 1..6, got {die1} and {die2}")
     cdef int c[MAX_TABLE_POINTS + 1]
     _checked_counts(counts, points, c)
+    if sum(counts) == 0:
+        raise ValueError("a side without checkers has no moves")
+    cdef int roll = roll_number(die1, die2)
+    cdef ChildScan* scan = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    try:
+        if scan == NULL or buffer == NULL:
+            raise MemoryError()
+        scan.points = points
+        scan_children_with_movegen(scan, c, roll, buffer)
+        return sorted(scan.ranks[i] for i in range(scan.count))
+    finally:
+        free(scan)
+        free(buffer)
+
+
+cdef int roll_number(int die1, int die2) noexcept nogil:
+    """Index of a roll among the 21 (larger die first)."""
     cdef int roll
     for roll in range(NUM_ROLLS):
         if ROLL_HIGH[roll] == max(die1, die2) and ROLL_LOW[roll] == min(die1, die2):
-            break
-    cdef ChildScan scan
-    scan.points = points
-    scan.distinct = True
-    scan_children(&scan, c, roll)
-    return sorted(scan.ranks[i] for i in range(scan.count))
+            return roll
+    return -1
 
 
 cdef void _checked_counts(counts, int points, int* out) except *:
@@ -391,74 +267,206 @@ def one_sided_size(int checkers, int points):
 
 # ----- one-sided build ----------------------------------------------------------------
 
-cdef void build_one_sided_ranks(long long start, long long stop, int points, int width,
-                                double* rolls, int* last_column, double* expected,
-                                double* first_off, double* first_expected,
-                                long long full_start, checker_t* movegen_buffer) noexcept nogil:
-    """Rows start..stop-1: play minimising expected rolls (to finish, and to the first off)."""
-    cdef ChildScan scan
-    cdef int counts[MAX_TABLE_POINTS + 1]
-    cdef long long rank, child, best, best_first
-    cdef int roll, i, k, last
-    cdef double best_value, best_first_value, value, weight, mean, first_mean
-    cdef double* row
-    cdef double* source
-    scan.points = points
-    scan.distinct = False
-    for rank in range(start, stop):
-        row = rolls + rank * width
+cdef enum:
+    MAX_STEPS = 4                   # single-die steps of a roll (doubles)
+
+
+cdef struct OneSidedBuild:
+    int points
+    int width
+    long long full_start            # first rank with all 15 checkers on the board
+    double* rolls                   # size x width
+    int* last_column                # last non-zero column of each rolls row
+    double* expected
+    double* first_off               # (size - full_start) x width
+    double* first_expected
+    # Best result of k single steps of die d from each rank (k = 1..4): the least
+    # expected rolls (to finish, and to the first checker off) and the rank reached.
+    double* step_value              # size x 6 x 4
+    long long* step_child
+    double* first_step_value        # (size - full_start) x 6 x 4
+    long long* first_step_child
+    checker_t* movegen_buffer       # not NULL: take each roll's children from legal_children
+
+
+cdef inline long long step_index(long long rank, int die, int steps) noexcept nogil:
+    return (rank * 6 + die - 1) * MAX_STEPS + steps - 1
+
+
+cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int steps,
+                            double* value, long long* child, double* first_value,
+                            long long* first_child) noexcept nogil:
+    """The best k-step results of die ``die`` from ``rank`` (k = 0: the rank itself)."""
+    if steps == 0:
+        value[0] = b.expected[rank]
+        child[0] = rank
+    else:
+        value[0] = b.step_value[step_index(rank, die, steps)]
+        child[0] = b.step_child[step_index(rank, die, steps)]
+    if rank < b.full_start:            # a checker is already off
+        first_value[0] = 0.0
+        first_child[0] = rank
+    elif steps == 0:
+        first_value[0] = b.first_expected[rank - b.full_start]
+        first_child[0] = rank
+    else:
+        first_value[0] = b.first_step_value[step_index(rank - b.full_start, die, steps)]
+        first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
+
+
+cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
+    """Rank of the position after a checker on ``point`` plays ``die`` (a legal step)."""
+    move_checker(counts, point, die)
+    cdef long long rank = one_sided_rank(counts, points)
+    unmove_checker(counts, point, die)
+    return rank
+
+
+cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept nogil:
+    """Fill the step tables of ``rank`` from those of the ranks one step below it.
+
+    Without checkers nothing moves (every result is the empty position); otherwise a
+    single die always has a legal move, so k steps = one step, then the best k - 1 steps.
+    """
+    cdef int die, steps, p
+    cdef long long after, index, child, first_child
+    cdef double value, first_value
+    cdef double best[MAX_STEPS]
+    cdef double first_best[MAX_STEPS]
+    for die in range(1, 7):
+        for steps in range(MAX_STEPS):
+            best[steps] = first_best[steps] = INFINITY
+            b.step_value[step_index(rank, die, steps + 1)] = 0.0
+            b.step_child[step_index(rank, die, steps + 1)] = rank
         if rank == 0:
-            row[0] = 1.0
-            last_column[0] = 0
-            expected[0] = 0.0
             continue
-        one_sided_unrank(rank, points, counts)
-        mean = 0.0
-        first_mean = 0.0
-        last = 0
-        for roll in range(NUM_ROLLS):
-            if movegen_buffer != NULL:
-                scan_children_with_movegen(&scan, counts, roll, movegen_buffer)
-            else:
-                scan_children(&scan, counts, roll)
-            weight = ROLL_WAYS[roll]
-            best = scan.ranks[0]
-            best_value = INFINITY
-            best_first = -1
-            best_first_value = INFINITY
-            for i in range(scan.count):
-                child = scan.ranks[i]
-                value = expected[child]
+        for p in range(1, b.points + 1):
+            if not can_move(counts, b.points, p, die):
+                continue
+            after = rank_after_step(counts, b.points, p, die)
+            for steps in range(1, MAX_STEPS + 1):
+                best_steps(b, after, die, steps - 1, &value, &child, &first_value, &first_child)
+                index = step_index(rank, die, steps)
+                if value < best[steps - 1]:
+                    best[steps - 1] = value
+                    b.step_value[index] = value
+                    b.step_child[index] = child
+                if rank >= b.full_start and first_value < first_best[steps - 1]:
+                    first_best[steps - 1] = first_value
+                    index = step_index(rank - b.full_start, die, steps)
+                    b.first_step_value[index] = first_value
+                    b.first_step_child[index] = first_child
+
+
+cdef void best_children_by_steps(OneSidedBuild* b, int* counts, long long rank,
+                                 long long* best, long long* first_best) noexcept nogil:
+    """Per roll, the child with the least expected rolls (and to the first checker off):
+    doubles are four steps of one die; other rolls one step of either die, then one of
+    the other (both dice can always be played until the last checker is off)."""
+    cdef int roll, order, first, second, p
+    cdef long long after, child, first_child
+    cdef double value, first_value, best_value, first_best_value
+    for roll in range(NUM_ROLLS):
+        if ROLL_HIGH[roll] == ROLL_LOW[roll]:
+            best_steps(b, rank, ROLL_HIGH[roll], MAX_STEPS, &value, &best[roll],
+                       &first_value, &first_best[roll])
+            continue
+        best_value = first_best_value = INFINITY
+        for order in range(2):
+            first = ROLL_HIGH[roll] if order == 0 else ROLL_LOW[roll]
+            second = ROLL_LOW[roll] if order == 0 else ROLL_HIGH[roll]
+            for p in range(1, b.points + 1):
+                if not can_move(counts, b.points, p, first):
+                    continue
+                after = rank_after_step(counts, b.points, p, first)
+                best_steps(b, after, second, 1, &value, &child, &first_value, &first_child)
                 if value < best_value:
                     best_value = value
-                    best = child
-                if rank >= full_start:
-                    value = first_expected[child - full_start] if child >= full_start else 0.0
-                    if value < best_first_value:
-                        best_first_value = value
-                        best_first = child
-            mean += weight * best_value
-            source = rolls + best * width
-            for k in range(last_column[best] + 1):
-                row[k + 1] += weight * source[k]
-            if last_column[best] + 1 > last:
-                last = last_column[best] + 1
-            if rank >= full_start:
-                first_mean += weight * best_first_value
-                if best_first >= full_start:
-                    source = first_off + (best_first - full_start) * width
-                    for k in range(width - 1):
-                        first_off[(rank - full_start) * width + k + 1] += weight * source[k]
-                else:
-                    first_off[(rank - full_start) * width + 1] += weight
-        expected[rank] = 1.0 + mean / 36.0
-        last_column[rank] = last
-        for k in range(1, last + 1):
-            row[k] /= 36.0
-        if rank >= full_start:
-            first_expected[rank - full_start] = 1.0 + first_mean / 36.0
-            for k in range(1, width):
-                first_off[(rank - full_start) * width + k] /= 36.0
+                    best[roll] = child
+                if first_value < first_best_value:
+                    first_best_value = first_value
+                    first_best[roll] = first_child
+
+
+cdef void best_children_by_movegen(OneSidedBuild* b, int* counts, long long* best,
+                                   long long* first_best) noexcept nogil:
+    """The same choice among each roll's children from legal_children (the reference)."""
+    cdef ChildScan scan
+    cdef int roll, i
+    cdef long long child
+    cdef double value, best_value, first_best_value
+    scan.points = b.points
+    for roll in range(NUM_ROLLS):
+        scan_children_with_movegen(&scan, counts, roll, b.movegen_buffer)
+        best_value = first_best_value = INFINITY
+        for i in range(scan.count):
+            child = scan.ranks[i]
+            if b.expected[child] < best_value:
+                best_value = b.expected[child]
+                best[roll] = child
+            value = b.first_expected[child - b.full_start] if child >= b.full_start else 0.0
+            if value < first_best_value:
+                first_best_value = value
+                first_best[roll] = child
+
+
+cdef void record_distributions(OneSidedBuild* b, long long rank, const long long* best,
+                               const long long* first_best) noexcept nogil:
+    """Rows of ``rank`` from the rows of the chosen children: one roll more."""
+    cdef double* row = b.rolls + rank * b.width
+    cdef double* first_row = b.first_off + (rank - b.full_start) * b.width
+    cdef const double* source
+    cdef double weight, mean = 0.0, first_mean = 0.0
+    cdef int roll, k, last = 0
+    cdef long long child
+    for roll in range(NUM_ROLLS):
+        weight = ROLL_WAYS[roll]
+        child = best[roll]
+        mean += weight * b.expected[child]
+        source = b.rolls + child * b.width
+        for k in range(b.last_column[child] + 1):
+            row[k + 1] += weight * source[k]
+        last = max(last, b.last_column[child] + 1)
+        if rank >= b.full_start:
+            child = first_best[roll]
+            if child >= b.full_start:
+                first_mean += weight * b.first_expected[child - b.full_start]
+                source = b.first_off + (child - b.full_start) * b.width
+                for k in range(b.width - 1):
+                    first_row[k + 1] += weight * source[k]
+            else:
+                first_row[1] += weight
+    b.expected[rank] = 1.0 + mean / 36.0
+    b.last_column[rank] = last
+    for k in range(1, last + 1):
+        row[k] /= 36.0
+    if rank >= b.full_start:
+        b.first_expected[rank - b.full_start] = 1.0 + first_mean / 36.0
+        for k in range(1, b.width):
+            first_row[k] /= 36.0
+
+
+cdef void build_one_sided_ranks(OneSidedBuild* b, long long start, long long stop) noexcept nogil:
+    """Rows start..stop-1, every roll played to minimise the expected rolls (to finish, and
+    separately to the first checker off); lower ranks must be done."""
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef long long best[NUM_ROLLS]
+    cdef long long first_best[NUM_ROLLS]
+    cdef long long rank
+    for rank in range(start, stop):
+        one_sided_unrank(rank, b.points, counts)
+        if b.movegen_buffer == NULL:
+            record_steps(b, counts, rank)
+        if rank == 0:
+            b.rolls[0] = 1.0
+            b.last_column[0] = 0
+            b.expected[0] = 0.0
+            continue
+        if b.movegen_buffer == NULL:
+            best_children_by_steps(b, counts, rank, best, first_best)
+        else:
+            best_children_by_movegen(b, counts, best, first_best)
+        record_distributions(b, rank, best, first_best)
 
 
 def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=False):
@@ -481,28 +489,48 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     expected = np.zeros(size, dtype=np.float64)
     first_expected = np.zeros(size - full_start, dtype=np.float64)
     last_column = np.zeros(size, dtype=np.intc)
+    steps = 1 if through_movegen else 6 * MAX_STEPS
+    step_value = np.empty(size * steps, dtype=np.float64)
+    step_child = np.empty(size * steps, dtype=np.int64)
+    first_step_value = np.empty((size - full_start) * steps, dtype=np.float64)
+    first_step_child = np.empty((size - full_start) * steps, dtype=np.int64)
     cdef double[:, ::1] rolls_view = rolls
     cdef double[:, ::1] first_view = first_off
     cdef double[::1] expected_view = expected
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
+    cdef double[::1] step_value_view = step_value
+    cdef long long[::1] step_child_view = step_child
+    cdef double[::1] first_step_value_view = first_step_value
+    cdef long long[::1] first_step_child_view = first_step_child
+    cdef OneSidedBuild build
+    build.points = points
+    build.width = width
+    build.full_start = full_start
+    build.rolls = &rolls_view[0, 0]
+    build.last_column = &last_view[0]
+    build.expected = &expected_view[0]
+    build.first_off = &first_view[0, 0]
+    build.first_expected = &first_expected_view[0]
+    build.step_value = &step_value_view[0]
+    build.step_child = &step_child_view[0]
+    build.first_step_value = &first_step_value_view[0]
+    build.first_step_child = &first_step_child_view[0]
+    build.movegen_buffer = NULL
     cdef long long block = 1 << 15, start, stop
-    cdef checker_t* buffer = NULL
     if through_movegen:
-        buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-        if buffer == NULL:
+        build.movegen_buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+        if build.movegen_buffer == NULL:
             raise MemoryError()
     try:
         for start in range(0, size, block):
             stop = min(size, start + block)
             with nogil:
-                build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
-                                      &expected_view[0], &first_view[0, 0],
-                                      &first_expected_view[0], full_start, buffer)
+                build_one_sided_ranks(&build, start, stop)
             if progress is not None:
                 progress(int(stop), int(size))
     finally:
-        free(buffer)
+        free(build.movegen_buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
@@ -602,16 +630,20 @@ def build_two_sided(int max_checkers=6):
     cdef int counts[MAX_TABLE_POINTS + 1]
     cdef long long rank
     cdef int roll, total = 0
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    if buffer == NULL:
+        raise MemoryError()
     scan.points = HOME_POINTS
-    scan.distinct = True
-    for rank in range(size):
-        one_sided_unrank(rank, HOME_POINTS, counts)
-        for roll in range(NUM_ROLLS):
-            if rank:
-                scan_children(&scan, counts, roll)
+    try:
+        for rank in range(1, size):
+            one_sided_unrank(rank, HOME_POINTS, counts)
+            for roll in range(NUM_ROLLS):
+                scan_children_with_movegen(&scan, counts, roll, buffer)
                 child_lists.append(np.array([scan.ranks[i] for i in range(scan.count)], dtype=np.int64))
                 total += scan.count
-            starts[rank * NUM_ROLLS + roll + 1] = total
+                starts[rank * NUM_ROLLS + roll + 1] = total
+    finally:
+        free(buffer)
     children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
     win = np.zeros((size, size), dtype=np.float64)
     cubeful = np.zeros((3, size, size), dtype=np.float64)
