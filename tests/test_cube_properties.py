@@ -35,7 +35,10 @@ def test_every_decision_is_consistent(chances, match, efficiency):
     assert min(responses) == 0.0 and all(e >= 0.0 for e in responses)
     assert min(errors.doubler_no_double, errors.doubler_double) == 0.0
     assert errors.doubler_no_double >= 0.0 and errors.doubler_double >= 0.0
-    assert decision.action.doubles == (errors.doubler_double == 0.0 and errors.doubler_no_double > 0.0)
+    if decision.action.doubles:
+        assert errors.doubler_double == 0.0
+    else:
+        assert errors.doubler_no_double == 0.0
     response = {"take": errors.taker_take, "pass": errors.taker_pass, "beaver": errors.taker_beaver}
     assert response[decision.action.response] == 0.0
     assert 0.0 <= decision.take_point <= 1.0

@@ -8,6 +8,7 @@ player on roll.
 from .actions import Decision
 from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from .cube_agent import CubeAdvisedAgent
 from .cube_efficiency import cube_efficiency
 from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
@@ -50,6 +51,7 @@ __all__ = [
     "Agent",
     "BgEngineError",
     "CubeAction",
+    "CubeAdvisedAgent",
     "CubeDecision",
     "CubeDecisionMatrix",
     "CubeErrors",
