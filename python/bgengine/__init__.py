@@ -7,6 +7,7 @@ player on roll.
 
 from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from .dice import FixedDice, RandomDice
+from .engine_agent import EngineAgent
 from .errors import (
     BgEngineError,
     DiceError,
@@ -16,6 +17,7 @@ from .errors import (
     InvalidPositionError,
     MatchFileError,
 )
+from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .actions import Decision
@@ -23,6 +25,7 @@ from .match import Match
 from .match_state import MatchState
 from .matfile import format_mat, parse_mat, read_mat, write_mat
 from .position import GameResult, Phase, Position
+from .pubeval import PubEvalAgent
 from .selfplay import play_game, play_match
 from .xgid import format_xgid, parse_xgid
 
@@ -34,6 +37,8 @@ __all__ = [
     "CubeQuestion",
     "Decision",
     "DiceError",
+    "EngineAgent",
+    "Evaluation",
     "FixedDice",
     "Game",
     "GameOutcome",
@@ -46,10 +51,15 @@ __all__ = [
     "Match",
     "MatchFileError",
     "MatchState",
+    "MoveFilter",
     "Phase",
     "Position",
+    "PubEvalAgent",
     "RandomAgent",
     "RandomDice",
+    "RankedMove",
+    "best_move",
+    "evaluate",
     "format_gnubg_ids",
     "format_mat",
     "format_xgid",
@@ -58,6 +68,7 @@ __all__ = [
     "parse_xgid",
     "play_game",
     "play_match",
+    "rank_moves",
     "read_mat",
     "write_mat",
 ]
