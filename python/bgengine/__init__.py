@@ -13,6 +13,7 @@ from .cube_efficiency import cube_efficiency
 from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
 from .doubling import CubeOwner
+from .engine_agent import EngineAgent
 from .errors import (
     BgEngineError,
     DiceError,
@@ -28,6 +29,7 @@ from .errors import (
     MissingEvaluatorError,
     NotARaceError,
 )
+from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match import Match
@@ -41,6 +43,7 @@ from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
 from .race import RaceEvaluator
 from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
+from .pubeval import PubEvalAgent
 from .selfplay import play_game, play_match
 from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
@@ -59,7 +62,9 @@ __all__ = [
     "CubeQuestion",
     "Decision",
     "DiceError",
+    "EngineAgent",
     "EquityUnit",
+    "Evaluation",
     "FixedDice",
     "Game",
     "GameOutcome",
@@ -81,20 +86,25 @@ __all__ = [
     "MatchState",
     "MissingEvaluatorError",
     "Move",
+    "MoveFilter",
     "MoveList",
     "NotARaceError",
     "Phase",
     "Position",
+    "PubEvalAgent",
     "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
+    "RankedMove",
     "RolloutResult",
     "RolloutSettings",
+    "best_move",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",
+    "evaluate",
     "format_gnubg_ids",
     "format_mat",
     "format_xgid",
@@ -108,6 +118,7 @@ __all__ = [
     "parse_xgid",
     "play_game",
     "play_match",
+    "rank_moves",
     "read_mat",
     "rollout",
     "rollout_moves",
