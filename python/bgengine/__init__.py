@@ -41,9 +41,9 @@ from .met_generator import generate_met
 from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .pubeval import PubEvalAgent
 from .race import RaceEvaluator
 from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
-from .pubeval import PubEvalAgent
 from .selfplay import play_game, play_match
 from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
