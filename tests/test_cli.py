@@ -859,3 +859,11 @@ def test_analyze_svg_draws_the_best_play(tmp_path):
     assert (arrows is not None and len(arrows) >= 1) == (document["moves"]["ranked_by"] is not None)
     assert run_json("analyze", OPENING_ID)["svg"] is None
     assert_bad_input(run("analyze", OPENING_ID, "--svg", str(tmp_path / "no" / "a.svg")), "--svg", "cannot write")
+
+
+@pytest.mark.parametrize("opponent", ["pubeval", "heuristic", "random"])
+def test_play_against_each_opponent(opponent):
+    result = play("--seed", "4", "--opponent", opponent, "--json", typed="resign\n")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["opponent"] == opponent
+    assert f"bgengine ({opponent})" in result.stderr

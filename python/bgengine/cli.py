@@ -362,8 +362,9 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
 @cli.command(short_help="Play against the engine in this terminal.")
 @click.option("--match", "match_length", type=click.IntRange(min=0), default=0, metavar="LENGTH",
               help="Play a match to LENGTH points (default: one money game).")
-@click.option("--opponent", type=click.Choice(["engine", "heuristic", "random"]), default="engine", show_default=True,
-              help="The agent you play against: the engine's evaluator, a simple heuristic, or random.")
+@click.option("--opponent", type=click.Choice(["engine", "pubeval", "heuristic", "random"]), default="engine",
+              show_default=True,
+              help="The agent you play against: the engine's evaluator, Tesauro's PubEval, a heuristic, or random.")
 @click.option("--plies", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Search depth of the engine opponent.")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the dice (and of the random agent).")
@@ -410,6 +411,10 @@ def _opponent(kind: str, plies: int, seed: int | None) -> Any:
         from .engine_agent import EngineAgent
 
         return EngineAgent(plies)
+    if kind == "pubeval":
+        from .pubeval import PubEvalAgent
+
+        return PubEvalAgent()
     from .agents import HeuristicAgent, RandomAgent
 
     return HeuristicAgent() if kind == "heuristic" else RandomAgent(seed)
