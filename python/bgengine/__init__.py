@@ -13,6 +13,7 @@ from .cube_efficiency import cube_efficiency
 from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
 from .doubling import CubeOwner
+from .engine_agent import EngineAgent
 from .errors import (
     BgEngineError,
     DiceError,
@@ -23,10 +24,12 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
     InvalidProbabilitiesError,
+    InvalidSettingsError,
     MatchFileError,
     MissingEvaluatorError,
     NotARaceError,
 )
+from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match import Match
@@ -38,7 +41,9 @@ from .met_generator import generate_met
 from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .pubeval import PubEvalAgent
 from .race import RaceEvaluator
+from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
 from .selfplay import play_game, play_match
 from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
@@ -57,7 +62,9 @@ __all__ = [
     "CubeQuestion",
     "Decision",
     "DiceError",
+    "EngineAgent",
     "EquityUnit",
+    "Evaluation",
     "FixedDice",
     "Game",
     "GameOutcome",
@@ -71,6 +78,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidProbabilitiesError",
+    "InvalidSettingsError",
     "LegalMove",
     "Match",
     "MatchEquityTable",
@@ -78,18 +86,25 @@ __all__ = [
     "MatchState",
     "MissingEvaluatorError",
     "Move",
+    "MoveFilter",
     "MoveList",
     "NotARaceError",
     "Phase",
     "Position",
+    "PubEvalAgent",
     "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
+    "RankedMove",
+    "RolloutResult",
+    "RolloutSettings",
+    "best_move",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",
+    "evaluate",
     "format_gnubg_ids",
     "format_mat",
     "format_xgid",
@@ -103,7 +118,10 @@ __all__ = [
     "parse_xgid",
     "play_game",
     "play_match",
+    "rank_moves",
     "read_mat",
+    "rollout",
+    "rollout_moves",
     "take_points",
     "write_mat",
 ]

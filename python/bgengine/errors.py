@@ -57,3 +57,7 @@ class InvalidCubeSettingsError(BgEngineError, ValueError):
 
 class NotARaceError(BgEngineError, ValueError):
     """A position with contact given to something that needs a race (no contact)."""
+
+
+class InvalidSettingsError(BgEngineError, ValueError):
+    """Options that cannot work together or are out of range (e.g. rollout settings)."""
