@@ -1,0 +1,109 @@
+"""Runs *inside* GNU Backgammon (``gnubg -t -q -p _gnubg_worker.py``) for gnubg_bridge.py.
+
+It reads a JSON list of jobs from the file named by $BGENGINE_GNUBG_REQUEST, answers each
+with gnubg's own Python module (no text scraping) and writes a JSON list of replies to
+$BGENGINE_GNUBG_REPLY. A job that fails gets {"error": "..."} and the batch goes on.
+Boards are gnubg's: [opponent's 25 counts, player on roll's 25 counts], points 1..24
+from each side's own view, then the bar.
+"""
+
+import json
+import os
+import traceback
+
+import gnubg  # only importable inside the gnubg process
+
+SETUP = (
+    "set player 0 human",
+    "set player 1 human",
+    "set jacoby off",
+    "set beavers 0",
+    "set automatic roll off",
+    "set display off",
+    "new game",
+)
+
+
+def _eval_context(plies, cubeful):
+    return gnubg.evalcontext(int(cubeful), int(plies), 1, 0, 0.0)
+
+
+def _money_cube():
+    return gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
+
+
+def _board(job):
+    return tuple(tuple(int(n) for n in side) for side in job["board"])
+
+
+def _evaluate(job):
+    board = _board(job)
+    values = gnubg.evaluate(board, _money_cube(), _eval_context(job["plies"], 0))
+    return {"probabilities": list(values[:5]), "equity": values[5], "class": gnubg.classifypos(board)}
+
+
+def _moves(job):
+    """Every legal move of the roll with gnubg's equity, best first (hint at the given plies)."""
+    gnubg.command("set evaluation chequerplay evaluation plies %d" % int(job["plies"]))
+    gnubg.command("set evaluation chequerplay evaluation cubeful %s" % ("on" if job.get("cubeful") else "off"))
+    gnubg.command("set board %s" % job["position_id"])
+    if gnubg.positionid(gnubg.board()) != job["position_id"]:
+        raise ValueError("gnubg did not take the board %s" % job["position_id"])
+    gnubg.command("set dice %d %d" % tuple(job["dice"]))
+    hint = gnubg.hint(-1)
+    return {
+        "moves": [
+            {"move": row["move"], "equity": row["equity"], "probabilities": list(row["details"]["probs"]),
+             "plies": row["context"]["plies"]}
+            for row in hint["hint"]
+        ]
+    }
+
+
+def _cube(job):
+    """gnubg's cubeful decision: equities of no double, double/take, double/pass and its verdict."""
+    board = _board(job)
+    owner = -1 if job["owner"] is None else int(job["owner"])
+    score = tuple(int(s) for s in job["score"])
+    info = gnubg.cubeinfo(int(job["cube"]), owner, int(job["on_roll"]), int(job["match_length"]), score,
+                          int(job["crawford"]), 0)
+    optimal, no_double, take, drop, code, text = gnubg.cfevaluate(board, info, _eval_context(job["plies"], 1))
+    return {"optimal": optimal, "no_double": no_double, "double_take": take, "double_pass": drop,
+            "code": code, "recommendation": text}
+
+
+def _position_id(job):
+    board = _board(job)
+    return {"position_id": gnubg.positionid(board), "board_from_id": gnubg.positionfromid(job["position_id"])}
+
+
+def _match_id(job):
+    owner = -1 if job["owner"] is None else int(job["owner"])
+    score = tuple(int(s) for s in job["score"])
+    info = gnubg.cubeinfo(int(job["cube"]), owner, int(job["on_roll"]), int(job["match_length"]), score,
+                          int(job["crawford"]), 0)
+    dice = tuple(job["dice"] or (0, 0))
+    position = gnubg.posinfo(int(job["on_roll"]), 0, 0, 1, dice)
+    return {"match_id": gnubg.matchid(info, position)}
+
+
+HANDLERS = {"evaluate": _evaluate, "moves": _moves, "cube": _cube, "position_id": _position_id,
+            "match_id": _match_id}
+
+
+def main():
+    with open(os.environ["BGENGINE_GNUBG_REQUEST"]) as request:
+        jobs = json.load(request)
+    for command in SETUP:
+        gnubg.command(command)
+    replies = []
+    for job in jobs:
+        try:
+            replies.append(HANDLERS[job["kind"]](job))
+        except Exception as error:  # one bad job must not lose the batch
+            replies.append({"error": "%s: %s" % (type(error).__name__, error), "trace": traceback.format_exc()})
+    with open(os.environ["BGENGINE_GNUBG_REPLY"], "w") as reply:
+        json.dump(replies, reply)
+
+
+main()
