@@ -32,6 +32,16 @@ def _money_cube():
     return gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
 
 
+def _cube_info(job):
+    """gnubg's cube-info of a job's match state (its cube, owner, player on roll, score, rules)."""
+    owner = -1 if job["owner"] is None else int(job["owner"])
+    score = tuple(int(s) for s in job["score"])
+    info = gnubg.cubeinfo(int(job["cube"]), owner, int(job["on_roll"]), int(job["match_length"]), score,
+                          int(job["crawford"]), 0)
+    info["jacoby"] = int(job["jacoby"])
+    return info
+
+
 def _board(job):
     return tuple(tuple(int(n) for n in side) for side in job["board"])
 
@@ -63,10 +73,7 @@ def _moves(job):
 def _cube(job):
     """gnubg's cubeful decision: equities of no double, double/take, double/pass and its verdict."""
     board = _board(job)
-    owner = -1 if job["owner"] is None else int(job["owner"])
-    score = tuple(int(s) for s in job["score"])
-    info = gnubg.cubeinfo(int(job["cube"]), owner, int(job["on_roll"]), int(job["match_length"]), score,
-                          int(job["crawford"]), 0)
+    info = _cube_info(job)
     optimal, no_double, take, drop, code, text = gnubg.cfevaluate(board, info, _eval_context(job["plies"], 1))
     return {"optimal": optimal, "no_double": no_double, "double_take": take, "double_pass": drop,
             "code": code, "recommendation": text}
@@ -78,10 +85,7 @@ def _position_id(job):
 
 
 def _match_id(job):
-    owner = -1 if job["owner"] is None else int(job["owner"])
-    score = tuple(int(s) for s in job["score"])
-    info = gnubg.cubeinfo(int(job["cube"]), owner, int(job["on_roll"]), int(job["match_length"]), score,
-                          int(job["crawford"]), 0)
+    info = _cube_info(job)
     dice = tuple(job["dice"] or (0, 0))
     position = gnubg.posinfo(int(job["on_roll"]), 0, 0, 1, dice)
     return {"match_id": gnubg.matchid(info, position)}

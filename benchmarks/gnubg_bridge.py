@@ -99,6 +99,7 @@ def _cube_job(kind: str, position: Position | None, match: MatchState, plies: in
     job = {
         "kind": kind, "cube": match.cube_value, "owner": match.cube_owner, "on_roll": match.on_roll,
         "match_length": match.match_length, "score": list(match.score), "crawford": int(match.crawford),
+        "jacoby": int(match.jacoby),
         "dice": list(match.dice) if match.dice else None, "plies": plies,
     }
     if position is not None:
