@@ -1,12 +1,14 @@
-"""How the engine's 0-ply choices compare with GNU Backgammon's (gnubg as a measuring stick only).
+"""How the engine's choices compare with GNU Backgammon's (gnubg as a measuring stick only).
 
 Over seeded positions from self-play (sample_positions.py): checker play (same best move,
-and the equity our choice gives up in gnubg's eyes), cubeless probabilities, and cube
-decisions at a few scores (same proper action, equity gaps). Skips when gnubg is absent.
+and the equity our choice gives up in gnubg's eyes) and cubeless probabilities at 0-ply
+(or --plies), cube decisions at 0-ply at a few scores (same proper action, equity gaps).
+Skips when gnubg is absent.
 
 Full run, printing a table and writing the raw results:
     nice .venv/bin/python benchmarks/bench_vs_gnubg.py --turns 400 --seed 1 \
         --out benchmarks/results/vs_gnubg_0ply.json
+    (the same with --plies 1 --out benchmarks/results/vs_gnubg_1ply.json)
 Quick check and timing of the bridge under pytest:
     .venv/bin/python -m pytest benchmarks/bench_vs_gnubg.py --benchmark-enable -s
 """
@@ -51,37 +53,42 @@ CUBE_STATES = {
 PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
-def compare_checker_play(turns: list[tuple[Position, tuple[int, int]]]) -> list[dict[str, Any]]:
-    """One row per turn with a real choice (two or more legal moves): our best vs gnubg's, gnubg's equities."""
+def compare_checker_play(turns: list[tuple[Position, tuple[int, int]]], plies: int = 0) -> list[dict[str, Any]]:
+    """One row per turn with a real choice (two or more legal moves): our best vs gnubg's, gnubg's equities.
+
+    At ``plies`` > 0 both engines search only their own candidates that deep: a move outside
+    gnubg's candidates keeps its 0-ply equity (``gnubg_plies_of_our_move`` says which).
+    """
     evaluator = default_evaluator()
     rows = []
-    for (position, dice), gnubg_moves in zip(turns, gnubg_best_moves(turns, plies=0), strict=True):
+    for (position, dice), gnubg_moves in zip(turns, gnubg_best_moves(turns, plies=plies), strict=True):
         legal = position.legal_moves(dice)
         if len(legal) < 2:
             continue
         if len(gnubg_moves) != len(legal):
             raise AssertionError(f"{position.gnubg_id()} {dice}: gnubg lists {len(gnubg_moves)} moves, we {len(legal)}")
-        ranked = rank_legal_moves(legal, 0, evaluator=evaluator)
+        ranked = rank_legal_moves(legal, plies, evaluator=evaluator)
         ours = ranked[0]
-        gnubg_equity = {m.position: m.equity for m in gnubg_moves}
+        gnubg_rated = {m.position: m for m in gnubg_moves}
         our_equity = {m.position: m.equity for m in ranked}
         best = gnubg_moves[0]
         rows.append({
             "position_id": position.gnubg_id(), "dice": list(dice), "legal_moves": len(legal),
             "ours": str(ours.move), "gnubg": best.text, "same": ours.position == best.position,
-            "gnubg_equity_of_gnubg_move": best.equity, "gnubg_equity_of_our_move": gnubg_equity[ours.position],
+            "gnubg_equity_of_gnubg_move": best.equity, "gnubg_equity_of_our_move": gnubg_rated[ours.position].equity,
+            "gnubg_plies_of_our_move": gnubg_rated[ours.position].plies,
             "our_equity_of_our_move": ours.equity, "our_equity_of_gnubg_move": our_equity[best.position],
         })
     return rows
 
 
-def compare_probabilities(positions: list[Position]) -> list[dict[str, Any]]:
-    """One row per position: our 0-ply 5-vector and gnubg's (player on roll, before the roll)."""
+def compare_probabilities(positions: list[Position], plies: int = 0) -> list[dict[str, Any]]:
+    """One row per position: our 5-vector and gnubg's at ``plies`` (player on roll, before the roll)."""
     evaluator = default_evaluator()
     return [
         {"position_id": p.gnubg_id(), "phase": p.phase.value, "gnubg_class": theirs.position_class,
-         "ours": list(evaluate(p, 0, evaluator=evaluator).probabilities), "gnubg": list(theirs.probabilities)}
-        for p, theirs in zip(positions, gnubg_evaluations(positions, plies=0), strict=True)
+         "ours": list(evaluate(p, plies, evaluator=evaluator).probabilities), "gnubg": list(theirs.probabilities)}
+        for p, theirs in zip(positions, gnubg_evaluations(positions, plies=plies), strict=True)
     ]
 
 
@@ -164,14 +171,14 @@ def summarise(checker: list[dict], probabilities: list[dict], cube: list[dict]) 
     return summary
 
 
-def print_table(summary: dict[str, Any]) -> None:
+def print_table(summary: dict[str, Any], plies: int = 0) -> None:
     play, probs = summary["checker_play"], summary["probabilities"]
-    print(f"\nChecker play, 0-ply, {play['turns_with_a_choice']} turns with a choice:")
+    print(f"\nChecker play, {plies}-ply, {play['turns_with_a_choice']} turns with a choice:")
     print(f"  same best move as gnubg        {play['same_best_move']:.1%}")
     print(f"  within 0.01 in gnubg's eyes    {play['within_0.01_in_gnubg_eyes']:.1%}")
     print(f"  mean equity given up (gnubg)   {play['mean_equity_given_up_in_gnubg_eyes']:.4f}"
           f"  (largest {play['largest_equity_given_up_in_gnubg_eyes']:.3f})")
-    print(f"\nCubeless probabilities, 0-ply, {probs['positions']} positions "
+    print(f"\nCubeless probabilities, {plies}-ply, {probs['positions']} positions "
           f"({probs['contact_positions']} contact): mean |ours - gnubg|")
     print(f"  {'':14}" + "".join(f"{n:>16}" for n in PROBABILITY_NAMES))
     for label, key in (("all", "mean_abs_difference"), ("contact", "mean_abs_difference_contact"),
@@ -192,11 +199,12 @@ def _pre_roll_positions(turns: list[tuple[Position, tuple[int, int]]], limit: in
     return list(dict.fromkeys(p for p, _ in turns))[:limit]
 
 
-def run(seed: int, turns_count: int, cube_positions: int) -> dict[str, Any]:
+def run(seed: int, turns_count: int, cube_positions: int, plies: int = 0) -> dict[str, Any]:
+    """Checker play and probabilities at ``plies``; cube decisions at 0-ply (ours have no other depth yet)."""
     turns = sampled_turns(seed, turns_count)
     positions = _pre_roll_positions(turns, turns_count)
-    checker = compare_checker_play(turns)
-    probabilities = compare_probabilities(positions)
+    checker = compare_checker_play(turns, plies)
+    probabilities = compare_probabilities(positions, plies)
     cube = compare_cube(positions[:cube_positions])
     return {"summary": summarise(checker, probabilities, cube), "checker_play": checker,
             "probabilities": probabilities, "cube": cube}
@@ -218,23 +226,48 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--turns", type=int, default=400, help="self-play turns sampled")
     parser.add_argument("--cube-positions", type=int, default=200, help="positions for the cube comparison")
+    parser.add_argument("--plies", type=int, default=0, help="depth of checker play and probabilities (both engines)")
     parser.add_argument("--out", type=Path, help="write the raw results as JSON here")
     args = parser.parse_args()
     if not gnubg_available():
         sys.exit("gnubg is not installed (Debian: apt-get install gnubg): nothing to compare")
     started = time.perf_counter()
-    results = run(args.seed, args.turns, args.cube_positions)
-    print_table(results["summary"])
+    results = run(args.seed, args.turns, args.cube_positions, args.plies)
+    print_table(results["summary"], args.plies)
     print(f"\n{time.perf_counter() - started:.0f} s")
     if args.out:
         results = {
             "command": " ".join(["python", *sys.argv]),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "gnubg": _gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed,
+            "gnubg": _gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed, "plies": args.plies,
             **results,
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        args.out.write_text(_json_text(results))
+
+
+ROW_LISTS = ("checker_play", "probabilities", "cube")
+
+
+def _rounded(value: Any) -> Any:
+    """Floats to 6 decimals (gnubg's are float32 anyway), recursively."""
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_rounded(item) for item in value]
+    return value
+
+
+def _json_text(results: dict[str, Any]) -> str:
+    """The results as JSON: header and summary indented, then one line per raw row."""
+    head = {key: value for key, value in results.items() if key not in ROW_LISTS}
+    text = json.dumps(_rounded(head), indent=1)[:-2]
+    for key in ROW_LISTS:
+        rows = ",\n  ".join(json.dumps(_rounded(row)) for row in results[key])
+        text += f',\n "{key}": [\n  {rows}\n ]'
+    return text + "\n}\n"
 
 
 needs_gnubg = pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon (gnubg) is not installed")
