@@ -184,6 +184,8 @@ def print_table(summary: dict[str, Any], plies: int = 0) -> None:
     for label, key in (("all", "mean_abs_difference"), ("contact", "mean_abs_difference_contact"),
                        ("no contact", "mean_abs_difference_no_contact")):
         print(f"  {label:14}" + "".join(f"{probs[key][n]:16.4f}" for n in PROBABILITY_NAMES))
+    if not summary["cube"]["all"]["decisions"]:
+        return
     print("\nCube decisions, 0-ply (equities per cube in money, EMG in matches):")
     print(f"  {'score':24}{'n':>5}{'same action':>13}{'n (either D)':>14}{'same there':>12}"
           f"{'|ND diff|':>11}{'|DT diff|':>11}{'D err':>8}{'T err':>8}")
