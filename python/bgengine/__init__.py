@@ -24,6 +24,7 @@ from .errors import (
     InvalidProbabilitiesError,
     MatchFileError,
     MissingEvaluatorError,
+    MoveIndexError,
 )
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
@@ -73,6 +74,7 @@ __all__ = [
     "MatchState",
     "MissingEvaluatorError",
     "Move",
+    "MoveIndexError",
     "MoveList",
     "Phase",
     "Position",

@@ -21,7 +21,7 @@ from .position import Phase, Position
 from .rules import double_is_pointless
 
 if TYPE_CHECKING:
-    from .move import Move, MoveList
+    from .move import LegalMove, Move, MoveList
 
 
 class CubeQuestion(enum.Enum):
@@ -35,8 +35,14 @@ class CubeQuestion(enum.Enum):
 class Agent(Protocol):
     """Anything that can play one side of a game."""
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        """One of ``legal.moves``: the play for ``dice`` in ``position`` (seen from the agent, on roll)."""
+    def choose_move(
+        self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList
+    ) -> Move | LegalMove | int:
+        """The play for ``dice`` in ``position`` (seen from the agent, on roll).
+
+        A ``Move`` (``legal.move(i)`` is fastest), a ``LegalMove`` (``legal[i]``) or the
+        index ``i`` itself; text-equal moves built elsewhere are matched too, more slowly.
+        """
         ...
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
@@ -71,7 +77,7 @@ class RandomAgent:
         self.take_probability = take_probability
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        return legal.moves[int(self._rng.integers(len(legal.moves)))]
+        return legal.move(int(self._rng.integers(len(legal))))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         if question is CubeQuestion.TAKE:
@@ -92,7 +98,7 @@ class HeuristicAgent:
     """
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        return legal.moves[heuristic_ranking(position, legal.positions)[0]]
+        return legal.move(int(heuristic_ranking(position, legal.positions)[0]))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         return question is CubeQuestion.TAKE

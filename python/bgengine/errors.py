@@ -57,3 +57,7 @@ class InvalidCubeSettingsError(BgEngineError, ValueError):
 
 class NotARaceError(BgEngineError, ValueError):
     """A position with contact given to something that needs a race (no contact)."""
+
+
+class MoveIndexError(IllegalMoveError, IndexError):
+    """An index into a ``MoveList`` that is not a whole number within the list's length."""

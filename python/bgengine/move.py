@@ -15,7 +15,7 @@ import numpy as np
 
 from bgcore import _movegen
 
-from .errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
 from .position import NUM_SLOTS, Position
 
 BAR = 25
@@ -106,10 +106,13 @@ class MoveList:
     """The legal plays of one roll in one position; a pass is a single empty move.
 
     ``len``, iteration over ``LegalMove(move, position)``, and ``in`` for a ``Move``, move
-    text or resulting ``Position``. Moves and positions are built only when asked for.
+    text or resulting ``Position``. ``moves[i]``, ``moves.move(i)`` and
+    ``moves.position_after(i)`` give one play without building the others: moves and
+    positions are built only when asked for, each at most once (so ``moves.move(i) is
+    moves.moves[i]``).
     """
 
-    __slots__ = ("_children", "_dice", "_moves", "_position", "_records")
+    __slots__ = ("_built", "_children", "_dice", "_index_by_id", "_moves", "_position", "_records")
 
     def __init__(self, position: Position, dice: tuple[int, int], children: bytes, records: bytes) -> None:
         self._position = position
@@ -117,6 +120,8 @@ class MoveList:
         self._children = children
         self._records = records
         self._moves: tuple[Move, ...] | None = None
+        self._built: list[Move | None] | None = None  # the moves built so far, by index
+        self._index_by_id: dict[int, int] = {}  # id of each built move -> its index
 
     @property
     def position(self) -> Position:
@@ -139,11 +144,16 @@ class MoveList:
     def moves(self) -> tuple[Move, ...]:
         """One canonical move per distinct resulting position, in generation order."""
         if self._moves is None:
-            records = self._records
-            self._moves = tuple(
-                Move._from_record(records[i : i + _MOVE_SLOTS]) for i in range(0, len(records), _MOVE_SLOTS)
-            )
+            self._moves = tuple(self._built_move(index) for index in range(len(self)))
         return self._moves
+
+    def move(self, index: int) -> Move:
+        """The index-th legal move (negative counts from the end), built alone.
+
+        Raises ``MoveIndexError`` (an ``IllegalMoveError`` and an ``IndexError``) when
+        ``index`` is not a whole number within ``-len(self) .. len(self) - 1``.
+        """
+        return self._built_move(self._checked_index(index))
 
     @property
     def positions(self) -> np.ndarray:
@@ -152,11 +162,13 @@ class MoveList:
 
     def position_after(self, index: int) -> Position:
         """The position after the index-th move, seen from the next player on roll."""
-        start = range(0, len(self._children), NUM_SLOTS)[index]
+        start = self._checked_index(index) * NUM_SLOTS
         return Position._trusted(self._children[start : start + NUM_SLOTS])
 
     def __getitem__(self, index: int) -> LegalMove:
-        return LegalMove(self.moves[index], self.position_after(index))
+        """The index-th legal play and its position; the other moves are not built."""
+        index = self._checked_index(index)
+        return LegalMove(self._built_move(index), self.position_after(index))
 
     def __iter__(self) -> Iterator[LegalMove]:
         for index, move in enumerate(self.moves):
@@ -176,10 +188,13 @@ class MoveList:
     def index(self, move: Move | str) -> int:
         """Which legal move `move` is (text is parsed); raises IllegalMoveError if none.
 
-        A move matches when it leaves the player's checkers where that legal move does and
-        hits every blot it names or lands on; ``*`` may be left out when only one legal move
-        fits.
+        A move taken from this list is recognised at once. Otherwise a move matches when
+        it leaves the player's checkers where that legal move does and hits every blot it
+        names or lands on; ``*`` may be left out when only one legal move fits.
         """
+        listed = self._index_by_id.get(id(move))
+        if listed is not None:  # ids are only of moves this list holds, so this is `move`
+            return listed
         if isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
@@ -195,9 +210,35 @@ class MoveList:
         return self.position_after(self.index(move))
 
     def __repr__(self) -> str:
-        shown = ", ".join(str(move) for move in self.moves[:6])
+        shown = ", ".join(str(self._built_move(index)) for index in range(min(6, len(self))))
         more = ", ..." if len(self) > 6 else ""
         return f"<MoveList {self._dice[0]}-{self._dice[1]}: {len(self)} moves [{shown}{more}]>"
+
+    # ----- one move at a time ----------------------------------------------------------
+
+    def _checked_index(self, index: int) -> int:
+        """`index` as 0..len-1 (negative counts from the end); MoveIndexError if it is none."""
+        count = len(self._children) // NUM_SLOTS
+        if type(index) is int and 0 <= index < count:  # the common case, checked cheaply
+            return index
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise MoveIndexError(f"a move is picked by a whole-number index, got {index!r}")
+        if not -count <= index < count:
+            roll = f"{self._dice[0]}-{self._dice[1]}"
+            raise MoveIndexError(f"move index {index} is out of range: {roll} has {count} legal play(s) here")
+        return int(index) % count
+
+    def _built_move(self, index: int) -> Move:
+        """The index-th move (index already checked), built from the core's record once."""
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self)
+        move = built[index]
+        if move is None:
+            start = index * _MOVE_SLOTS
+            move = built[index] = Move._from_record(self._records[start : start + _MOVE_SLOTS])
+            self._index_by_id[id(move)] = index
+        return move
 
     # ----- matching a move against the legal ones --------------------------------------
 
@@ -208,7 +249,7 @@ class MoveList:
         roll = f"{self._dice[0]}-{self._dice[1]}"
         if self.is_pass():
             return f"no checker can move with {roll}: the only play is a pass, not {move}"
-        return f"{roll} has legal moves here (for example {self.moves[0]}); passing is not allowed"
+        return f"{roll} has legal moves here (for example {self._built_move(0)}); passing is not allowed"
 
     def _matching_index(self, move: Move) -> int:
         board = np.frombuffer(self._position.to_bytes(), dtype=np.int8).astype(np.int64)
@@ -230,7 +271,7 @@ class MoveList:
             exact = [i for i in candidates if set(np.flatnonzero(hit[i])) == named_hits]
             if len(exact) == 1:
                 return exact[0]
-            plays = " or ".join(str(self.moves[i]) for i in candidates)
+            plays = " or ".join(str(self._built_move(i)) for i in candidates)
             raise IllegalMoveError(f"{move} is ambiguous with {roll}: it could be {plays}")
         if not candidates:
             raise IllegalMoveError(f"{move} is not a legal play of {roll} in this position")
