@@ -98,6 +98,8 @@ class HeuristicAgent:
     """
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
+        if len(legal) == 1:  # a forced play or a pass: nothing to rank
+            return legal.move(0)
         return legal.move(int(heuristic_ranking(position, legal.positions)[0]))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:

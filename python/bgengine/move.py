@@ -62,9 +62,16 @@ class Move:
                 break
             steps.append((record[i], record[i + 1], bool(record[i + 2])))
         move = object.__new__(cls)
-        object.__setattr__(move, "_steps", tuple(steps))
-        object.__setattr__(move, "_text", _canonical_text(move._steps))
+        object.__setattr__(move, "_steps", tuple(steps))  # the text is written when first needed
         return move
+
+    def _canonical(self) -> str:
+        """The canonical text, written once on first use (moves the core lists may never need it)."""
+        try:
+            return self._text
+        except AttributeError:
+            object.__setattr__(self, "_text", _canonical_text(self._steps))
+            return self._text
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -75,18 +82,18 @@ class Move:
         return not self._steps
 
     def __str__(self) -> str:
-        return self._text
+        return self._canonical()
 
     def __repr__(self) -> str:
-        return f"Move.parse({self._text!r})"
+        return f"Move.parse({self._canonical()!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return self._text == other._text
+        return self is other or self._canonical() == other._canonical()
 
     def __hash__(self) -> int:
-        return hash(self._text)
+        return hash(self._canonical())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
