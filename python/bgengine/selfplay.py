@@ -80,10 +80,14 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     raise ValueError(f"agents do not handle the decision {decision.value}")
 
 
-def chosen_move(choice: Move | LegalMove | int, legal: MoveList) -> Move | LegalMove:
-    """An agent's choice as a playable move: an index is looked up in ``legal`` (checked)."""
-    if isinstance(choice, (Move, LegalMove, str)):
+def chosen_move(choice: Move | LegalMove | int | str, legal: MoveList) -> Move:
+    """An agent's choice as a ``Move``: an index is looked up in ``legal`` (checked)."""
+    if isinstance(choice, Move):
         return choice
+    if isinstance(choice, LegalMove):
+        return choice.move
+    if isinstance(choice, str):
+        return Move.parse(choice)
     return legal.move(choice)  # MoveIndexError when it is not an index into the list
 
 
