@@ -270,3 +270,30 @@ def test_listed_move_writes_its_text_when_first_needed_and_behaves_like_a_parsed
     parsed = Move.parse(str(listed))
     assert listed == parsed and hash(listed) == hash(parsed) and repr(listed) == repr(parsed)
     assert pickle.loads(pickle.dumps(listed)) == parsed
+
+
+def test_move_reaching_a_listed_child_directly_is_the_one_the_lenient_matching_picks():
+    checked = 0
+    for position, dice in random_game_positions(seed=8, games=5):
+        moves = position.legal_moves(dice)
+        if moves.is_pass():
+            continue
+        for index in range(0, len(moves), 1 + len(moves) // 10):  # up to ten moves a roll
+            text = str(moves.move(index))
+            for variant in {text, text.replace("*", ""), " ".join(reversed(text.split()))}:
+                move = Move.parse(variant)
+                try:
+                    expected = moves._matching_index(move)
+                except IllegalMoveError:
+                    expected = None
+                reached = moves._reached_index(move)
+                assert reached is None or reached == expected, (position, dice, variant)
+                checked += reached is not None
+    assert checked > 300
+
+
+def test_hit_marked_where_no_blot_stands_is_not_taken_as_the_plain_move():
+    moves = Position.initial().legal_moves((6, 5))
+    assert moves._reached_index(Move.parse("24/18* 13/8")) is None
+    with pytest.raises(IllegalMoveError, match="not a legal play"):
+        moves.index("24/18* 13/8")

@@ -53,7 +53,7 @@ class GameOutcome:
     ending: Ending
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Snapshot:
     position: Position
     state: MatchState

@@ -8,6 +8,7 @@ Gammon: ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``13/7*/5``.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -210,7 +211,8 @@ class MoveList:
             if move.is_pass() and self.is_pass():
                 return 0
             raise IllegalMoveError(self._pass_problem(move))
-        return self._matching_index(move)
+        reached = self._reached_index(move)
+        return reached if reached is not None else self._matching_index(move)
 
     def play(self, move: Move | str) -> Position:
         """The position after `move` (text is parsed), seen from the next player on roll."""
@@ -257,6 +259,21 @@ class MoveList:
         if self.is_pass():
             return f"no checker can move with {roll}: the only play is a pass, not {move}"
         return f"{roll} has legal moves here (for example {self._built_move(0)}); passing is not allowed"
+
+    def _reached_index(self, move: Move) -> int | None:
+        """The listed child that `move` reaches, hitting exactly the blots it lands on.
+
+        None when it reaches none, or marks a hit where no blot stands: then the lenient
+        matching below decides (and explains). When found, that matching would pick the
+        same child: the same checkers of the mover and the same blots hit.
+        """
+        child = _child_reached(self._position.to_bytes(), move.steps)
+        if child is None:
+            return None
+        start = self._children.find(child)
+        while start > 0 and start % NUM_SLOTS:  # a match must start on a child's first slot
+            start = self._children.find(child, start + 1)
+        return None if start < 0 else start // NUM_SLOTS
 
     def _matching_index(self, move: Move) -> int:
         board = np.frombuffer(self._position.to_bytes(), dtype=np.int8).astype(np.int64)
@@ -439,6 +456,27 @@ def _canonical_text(steps: Sequence[Step]) -> str:
         count = texts.count(text)
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
+
+
+def _child_reached(board: bytes, steps: Sequence[Step]) -> bytes | None:
+    """The position after `steps` (hops taken highest source first, any blot landed on
+    hit), seen from the next player; None if a hop has no checker to move, lands on a
+    point of two or more opposing checkers, or marks a hit where no blot stands."""
+    slots = array("b", board).tolist()
+    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
+        if slots[source] <= 0:
+            return None
+        slots[source] -= 1
+        if target == OFF:
+            continue
+        if slots[target] == -1:  # a blot: hit, to its owner's bar (slot 0 from our side)
+            slots[target] = 1
+            slots[0] -= 1
+        elif slots[target] < -1 or hit:
+            return None
+        else:
+            slots[target] += 1
+    return array("b", [-count for count in reversed(slots)]).tobytes()
 
 
 def _mover_checkers_after(board: np.ndarray, move: Move) -> tuple[np.ndarray | None, set[int]]:
