@@ -231,7 +231,7 @@ class Game:
         if isinstance(action, Play):  # the move as the generator lists it (hits marked)
             played, self._played = self._played, None  # set by _play for this action only
             assert played is not None
-            return after, Play(played)
+            return after, action if action.move is played else Play(played)
         return after, action
 
     def _opening_roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
