@@ -59,5 +59,9 @@ class NotARaceError(BgEngineError, ValueError):
     """A position with contact given to something that needs a race (no contact)."""
 
 
+class InvalidSettingsError(BgEngineError, ValueError):
+    """Options that cannot work together or are out of range (e.g. rollout settings)."""
+
+
 class MoveIndexError(IllegalMoveError, IndexError):
     """An index into a ``MoveList`` that is not a whole number within the list's length."""

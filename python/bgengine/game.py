@@ -154,6 +154,12 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {len(self._actions)} actions, {self.decision.value}, turn {self.turn}>"
 
+    def _repr_svg_(self) -> str:
+        """The board now, with the last play, so Jupyter shows a Game as a picture (svg.py)."""
+        from .svg import game_board
+
+        return game_board(self)
+
     # ----- what may happen next -----------------------------------------------------
 
     def legal_moves(self) -> MoveList:

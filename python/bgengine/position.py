@@ -254,6 +254,14 @@ class Position:
         """
         return _move.legal_moves(self, dice).play(move)
 
+    # ----- notebooks ----------------------------------------------------------------
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, so Jupyter shows a Position as a board."""
+        from .svg import board
+
+        return board(self)
+
 
 def _board_bytes(board: Any) -> bytes:
     """26 int8 slots as bytes, refusing wrong shapes and values outside -15..15."""

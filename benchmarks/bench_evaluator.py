@@ -1,0 +1,142 @@
+"""Evaluator speed and strength: 0-ply batched and one at a time, 1-ply and 2-ply, vs PubEval.
+
+Run: ``nice python -m pytest benchmarks/bench_evaluator.py --benchmark-enable``.
+Each benchmark first checks its workload exactly (counts, and the batched kernel against
+one-at-a-time evaluation), so a faster wrong answer cannot pass. Rates are in each
+benchmark's ``extra_info``.
+
+The long strength measurement (cubeless money games against PubEval, alternating starts):
+``python benchmarks/bench_evaluator.py strength --games 10000 --seed 1``; the same against
+another network: ``... strength --opponent path/to/weights.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+
+from bgcore import _nn, _selfplay
+from bgengine import Position
+from bgengine.evaluate import NetworkEvaluator, default_evaluator, evaluate
+from bgengine.pubeval import pubeval_player
+
+SAMPLE_SEED = 2024
+SAMPLE_BOARDS = 20_000
+LOOKAHEAD_POSITIONS = 20
+STRENGTH_GAMES = 1000
+
+
+def sample_positions(count: int, seed: int) -> list[Position]:
+    """Positions from seeded random play (a new game when one ends), in order of play."""
+    rng = np.random.default_rng(seed)
+    positions, p = [], Position.initial()
+    while len(positions) < count:
+        moves = p.legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        p = moves.position_after(int(rng.integers(len(moves))))
+        if p.is_game_over():
+            p = Position.initial()
+            continue
+        positions.append(p)
+    return positions
+
+
+def sample_boards(count: int, seed: int) -> np.ndarray:
+    return np.array([np.asarray(p) for p in sample_positions(count, seed)], dtype=np.int8)
+
+
+def contact_positions(count: int, seed: int) -> list[Position]:
+    return [p for p in sample_positions(count * 3, seed) if p.phase.value == "contact"][:count]
+
+
+def _rate(benchmark, key: str, items: int) -> None:
+    benchmark.extra_info[key] = items / benchmark.stats.stats.median
+    benchmark.extra_info["median_seconds"] = benchmark.stats.stats.median
+
+
+def test_zero_ply_batched_through_the_kernel(benchmark):
+    network = default_evaluator().network
+    boards = sample_boards(SAMPLE_BOARDS, SAMPLE_SEED)
+    assert boards.shape == (SAMPLE_BOARDS, 26)
+    batched = network.evaluate_trusted(boards)
+    singles = np.concatenate([network.evaluate_trusted(boards[i : i + 1]) for i in range(0, SAMPLE_BOARDS, 997)])
+    assert np.array_equal(batched[::997], singles)
+    benchmark(network.evaluate_trusted, boards)
+    _rate(benchmark, "evaluations_per_second", SAMPLE_BOARDS)
+
+
+def test_zero_ply_one_at_a_time_through_python(benchmark):
+    positions = sample_positions(2000, SAMPLE_SEED)
+    network = default_evaluator().network
+    expected = network.evaluate_trusted(np.array([np.asarray(p) for p in positions]))
+    contact = [i for i, p in enumerate(positions) if p.phase.value == "contact"]
+    got = np.array([evaluate(positions[i]).probabilities for i in contact], dtype=np.float32)
+    assert np.array_equal(got, expected[contact])
+
+    def one_at_a_time() -> None:
+        for p in positions:
+            evaluate(p)
+
+    benchmark(one_at_a_time)
+    _rate(benchmark, "evaluations_per_second", len(positions))
+
+
+def _lookahead_benchmark(benchmark, plies: int) -> None:
+    evaluator = default_evaluator()
+    positions = contact_positions(LOOKAHEAD_POSITIONS, SAMPLE_SEED)
+    assert len(positions) == LOOKAHEAD_POSITIONS
+    boards = np.array([np.asarray(p) for p in positions], dtype=np.int8)
+    once = evaluator.evaluate_plies(boards, plies)
+    assert np.array_equal(once, evaluator.evaluate_plies(boards, plies))  # deterministic
+    assert np.all(once[:, 1] <= once[:, 0] + 1e-6)
+    benchmark(evaluator.evaluate_plies, boards, plies)
+    benchmark.extra_info["milliseconds_per_position"] = 1000 * benchmark.stats.stats.median / LOOKAHEAD_POSITIONS
+
+
+def test_one_ply_time_per_position(benchmark):
+    _lookahead_benchmark(benchmark, 1)
+
+
+def test_two_ply_time_per_position(benchmark):
+    _lookahead_benchmark(benchmark, 2)
+
+
+def points_against(network: _nn.NeuralNet, opponent, games: int, seed: int) -> tuple[float, float]:
+    """(points per game, standard error) of ``network`` against ``opponent``, cubeless money."""
+    points = _selfplay.duel(network, opponent, games, np.random.PCG64(seed)).astype(np.float64)
+    return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
+
+
+def test_strength_against_pubeval(benchmark):
+    network = default_evaluator().network
+    first = _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1))
+    assert np.array_equal(first, _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1)))
+    ppg, se = benchmark.pedantic(points_against, (network, pubeval_player(), STRENGTH_GAMES, 1), rounds=1)
+    benchmark.extra_info["points_per_game"] = ppg
+    benchmark.extra_info["standard_error"] = se
+    benchmark.extra_info["games"] = STRENGTH_GAMES
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
+    parser.add_argument("what", choices=["strength"])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
+    parser.add_argument("--opponent", help="another network's weights (default: PubEval)")
+    args = parser.parse_args(argv)
+    network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
+    opponent = NetworkEvaluator.from_file(args.opponent).network if args.opponent else pubeval_player()
+    started = time.perf_counter()
+    ppg, se = points_against(network, opponent, args.games, args.seed)
+    elapsed = time.perf_counter() - started
+    name = args.opponent or "PubEval"
+    print(f"{args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game ({elapsed:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+# The evaluator network: input encoding and batched float32 forward pass (nogil C API).
+#
+# Perspective: a board is evaluated from the player ON ROLL, BEFORE they roll. Children of
+# move generation are already seen from the next player, so the mover picks the child that
+# MINIMISES the child's equity (the opponent's equity).
+# Output order: win, win_gammon, win_backgammon, lose_gammon, lose_backgammon (cumulative).
+from bgcore._types cimport checker_t
+
+cdef enum:
+    NUM_OUTPUTS = 5
+    OUT_WIN = 0
+    OUT_WIN_GAMMON = 1
+    OUT_WIN_BACKGAMMON = 2
+    OUT_LOSE_GAMMON = 3
+    OUT_LOSE_BACKGAMMON = 4
+    INPUTS_PER_SIDE = 105           # 24 points x 4 units, bar (2), off, pips, 5 features
+    NUM_INPUTS = 211                # both sides and one contact flag
+    MAX_ACTIVE_INPUTS = 211         # an upper bound of non-zero inputs of one board
+    MAX_HIDDEN = 512
+
+# Weights of a one-hidden-layer network; the arrays are owned by the Python object that
+# fills this struct (bgcore._nn.NeuralNet) and must outlive every call that uses it.
+ctypedef struct Network:
+    int num_hidden
+    float* hidden_weights           # [NUM_INPUTS][num_hidden], row per input (sparse adds)
+    float* hidden_bias              # [num_hidden]
+    float* output_weights           # [NUM_OUTPUTS][num_hidden]
+    float* output_bias              # [NUM_OUTPUTS]
+
+# Non-zero inputs of a board as (index, value) pairs; returns how many.
+cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil
+
+# Raw sigmoid outputs for one board, also returning the hidden activations (for training).
+cdef void forward_raw(const Network* net, const int* indices, const float* values,
+                      int active, float* hidden, float* raw5) noexcept nogil
+
+# Clamp raw outputs into a consistent cumulative 5-vector (gammon <= win, bg <= gammon).
+cdef void make_consistent(const float* raw5, float* out5) noexcept nogil
+
+# Exact 5-vector of a finished game (from the player on roll); returns 0 if not finished.
+cdef bint finished_probabilities(const checker_t* board, float* out5) noexcept nogil
+
+# Consistent 5-vectors of n boards (26 slots each); finished games get exact values.
+cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
+                          float* out5) noexcept nogil
+
+# Cubeless money equity of a 5-vector, from the same player's view.
+cdef float equity_of(const float* p5) noexcept nogil
+
+# Index of the child the mover should play (lowest equity for the next player); writes
+# the 5-vectors of all n children to out5 (n*5 floats). n >= 1.
+cdef int best_child(const Network* net, const checker_t* children, int n,
+                    float* out5) noexcept nogil
+
+# y[j] += scale * x[j] for j < n (vectorised; used by training).
+cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil
+
+# The 5-vector seen from the other player: win <-> lose, gammons swapped.
+cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil
+
+
+cdef class NeuralNet:
+    cdef Network net
+    cdef readonly object hidden_weights, hidden_bias, output_weights, output_bias

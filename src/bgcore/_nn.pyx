@@ -1,0 +1,509 @@
+# cython: language_level=3
+"""The evaluator network: input encoding and batched float32 forward pass.
+
+A board is evaluated from the player on roll, before the roll. The input vector has, for
+each side (the player on roll first, then the opponent, each numbering points from its
+own side): four units per point (>=1, >=2, >=3 checkers, then (n-3)/2 for the excess),
+two bar units (>=1, n/4), checkers off /15, pips /150 and five hand-crafted features
+(blots in direct range of an enemy checker, anchors in the enemy home board, longest
+prime, enemy points in front of the rearmost checker, and direct-shot blots weighted by
+the enemy's home-board strength); finally one contact flag. The hidden layer sums only
+the non-zero inputs (rows of a row-per-input weight matrix), which is what makes the
+forward pass fast.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport expf
+from libc.string cimport memset
+
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, PHASE_CONTACT
+from bgcore._board cimport board_problem_code, phase_of
+
+cnp.import_array()
+
+# Offsets of the per-side units after the 96 point units.
+cdef enum:
+    UNIT_BAR = 96
+    UNIT_BAR_COUNT = 97
+    UNIT_OFF = 98
+    UNIT_PIPS = 99
+    UNIT_DIRECT_BLOTS = 100
+    UNIT_ANCHORS = 101
+    UNIT_PRIME = 102
+    UNIT_CONTAINMENT = 103
+    UNIT_DANGER = 104
+    UNIT_CONTACT = 210
+
+
+# The logistic function by linear interpolation in a table over [-16, 16] (64 steps per
+# unit; error below 3e-6), several times faster than expf in the forward pass.
+cdef enum:
+    SIGMOID_STEPS = 64
+    SIGMOID_HALF_RANGE = 16
+    SIGMOID_LAST = 2 * SIGMOID_HALF_RANGE * SIGMOID_STEPS
+
+cdef float SIGMOID_TABLE[SIGMOID_LAST + 2]
+
+
+cdef void fill_sigmoid_table() noexcept nogil:
+    cdef int i
+    for i in range(SIGMOID_LAST + 2):
+        SIGMOID_TABLE[i] = 1.0 / (1.0 + expf(-(<float>i / SIGMOID_STEPS - SIGMOID_HALF_RANGE)))
+
+
+fill_sigmoid_table()
+
+
+cdef inline float sigmoid(float x) noexcept nogil:
+    cdef float position = (x + SIGMOID_HALF_RANGE) * SIGMOID_STEPS
+    if position <= 0.0:
+        return SIGMOID_TABLE[0]
+    if position >= SIGMOID_LAST:
+        return SIGMOID_TABLE[SIGMOID_LAST]
+    cdef int i = <int>position
+    cdef float fraction = position - i
+    return SIGMOID_TABLE[i] + fraction * (SIGMOID_TABLE[i + 1] - SIGMOID_TABLE[i])
+
+
+cdef void side_counts(const checker_t* board, int* mine, int* theirs) noexcept nogil:
+    """Checker counts of both sides, each numbered from its own side (1..24, 25 = bar)."""
+    cdef int p
+    for p in range(1, 25):
+        mine[p] = board[p] if board[p] > 0 else 0
+        theirs[p] = -board[25 - p] if board[25 - p] < 0 else 0
+    mine[25] = board[25]
+    theirs[25] = -board[0]
+    mine[0] = 0
+    theirs[0] = 0
+
+
+cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
+                     float* values, int active) noexcept nogil:
+    """Append the non-zero units of one side (own/enemy counts in their own numbering)."""
+    cdef int p, q, n, unit, on_board = 0, pips = 0, direct_blots = 0, anchors = 0
+    cdef int run = 0, prime = 0, rearmost = 0, containment = 0, enemy_board = 0
+    for p in range(1, 25):
+        n = own[p]
+        if n == 0:
+            run = 0
+            continue
+        on_board += n
+        pips += p * n
+        rearmost = p
+        unit = base + (p - 1) * 4
+        indices[active] = unit
+        values[active] = 1.0
+        active += 1
+        if n >= 2:
+            indices[active] = unit + 1
+            values[active] = 1.0
+            active += 1
+            run += 1
+            if run > prime:
+                prime = run
+            if p >= 19:
+                anchors += 1
+        else:
+            run = 0
+            # a blot at own point p is hit directly from enemy points 26-p .. 31-p (25 = bar)
+            for q in range(26 - p, 32 - p):
+                if 1 <= q <= 25 and enemy[q] > 0:
+                    direct_blots += 1
+                    break
+        if n >= 3:
+            indices[active] = unit + 2
+            values[active] = 1.0
+            active += 1
+        if n > 3:
+            indices[active] = unit + 3
+            values[active] = (n - 3) * 0.5
+            active += 1
+    if own[25] > 0:
+        on_board += own[25]
+        pips += 25 * own[25]
+        rearmost = 25
+        indices[active] = base + UNIT_BAR
+        values[active] = 1.0
+        indices[active + 1] = base + UNIT_BAR_COUNT
+        values[active + 1] = own[25] * 0.25
+        active += 2
+    if on_board < NUM_CHECKERS:
+        indices[active] = base + UNIT_OFF
+        values[active] = (NUM_CHECKERS - on_board) * (1.0 / NUM_CHECKERS)
+        active += 1
+    if pips > 0:
+        indices[active] = base + UNIT_PIPS
+        values[active] = pips * (1.0 / 150.0)
+        active += 1
+    if direct_blots > 0:
+        indices[active] = base + UNIT_DIRECT_BLOTS
+        values[active] = direct_blots * 0.25
+        active += 1
+        for q in range(1, 7):
+            if enemy[q] >= 2:
+                enemy_board += 1
+        if enemy_board > 0:
+            indices[active] = base + UNIT_DANGER
+            values[active] = direct_blots * enemy_board * (1.0 / 12.0)
+            active += 1
+    if anchors > 0:
+        indices[active] = base + UNIT_ANCHORS
+        values[active] = anchors * 0.5
+        active += 1
+    if prime > 1:
+        indices[active] = base + UNIT_PRIME
+        values[active] = prime * (1.0 / 6.0)
+        active += 1
+    # enemy points (own point p is the enemy's 25-p) in the 6 points before the rearmost checker
+    for p in range(rearmost - 6 if rearmost > 6 else 1, rearmost):
+        if enemy[25 - p] >= 2:
+            containment += 1
+    if containment > 0:
+        indices[active] = base + UNIT_CONTAINMENT
+        values[active] = containment * (1.0 / 6.0)
+        active += 1
+    return active
+
+
+cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil:
+    cdef int mover[26]
+    cdef int opponent[26]
+    side_counts(board, mover, opponent)
+    cdef int active = encode_side(mover, opponent, 0, indices, values, 0)
+    active = encode_side(opponent, mover, INPUTS_PER_SIDE, indices, values, active)
+    if phase_of(board) == PHASE_CONTACT:
+        indices[active] = UNIT_CONTACT
+        values[active] = 1.0
+        active += 1
+    return active
+
+
+# The two hot loops in plain C, compiled twice on x86-64 with GCC (AVX2 and baseline; the
+# loader picks one). Contraction to FMA is off so that both give the same floats, and the
+# dot product keeps eight partial sums so that it vectorises without reassociation.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 12
+    #define BG_HOT __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("fp-contract=off")))
+    #else
+    #define BG_HOT
+    #endif
+    #include <string.h>
+    #if defined(__GNUC__)
+    typedef float bg_v8 __attribute__((vector_size(32)));
+    #define bg_load8(p) __extension__({ bg_v8 bg_v_; memcpy(&bg_v_, (p), sizeof bg_v_); bg_v_; })
+    #define bg_store8(p, v) do { bg_v8 bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
+    /* hidden[j] += sum_i values[i] * weights[indices[i]][j], 64 hidden units at a time in
+       registers, then 8 at a time, then one by one */
+    BG_HOT static void bg_add_rows(float* hidden, const float* weights, const int* indices,
+                                   const float* values, int active, int h) {
+        int start = 0;
+        for (; start + 64 <= h; start += 64) {
+            bg_v8 a0 = bg_load8(hidden + start), a1 = bg_load8(hidden + start + 8);
+            bg_v8 a2 = bg_load8(hidden + start + 16), a3 = bg_load8(hidden + start + 24);
+            bg_v8 a4 = bg_load8(hidden + start + 32), a5 = bg_load8(hidden + start + 40);
+            bg_v8 a6 = bg_load8(hidden + start + 48), a7 = bg_load8(hidden + start + 56);
+            for (int i = 0; i < active; ++i) {
+                const float* row = weights + (long)indices[i] * h + start;
+                const bg_v8 v = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i];
+                a0 += v * bg_load8(row);      a1 += v * bg_load8(row + 8);
+                a2 += v * bg_load8(row + 16); a3 += v * bg_load8(row + 24);
+                a4 += v * bg_load8(row + 32); a5 += v * bg_load8(row + 40);
+                a6 += v * bg_load8(row + 48); a7 += v * bg_load8(row + 56);
+            }
+            bg_store8(hidden + start, a0);      bg_store8(hidden + start + 8, a1);
+            bg_store8(hidden + start + 16, a2); bg_store8(hidden + start + 24, a3);
+            bg_store8(hidden + start + 32, a4); bg_store8(hidden + start + 40, a5);
+            bg_store8(hidden + start + 48, a6); bg_store8(hidden + start + 56, a7);
+        }
+        for (; start + 8 <= h; start += 8) {
+            bg_v8 a = bg_load8(hidden + start);
+            for (int i = 0; i < active; ++i)
+                a += ((bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i])
+                     * bg_load8(weights + (long)indices[i] * h + start);
+            bg_store8(hidden + start, a);
+        }
+        for (; start < h; ++start)
+            for (int i = 0; i < active; ++i)
+                hidden[start] += values[i] * weights[(long)indices[i] * h + start];
+    }
+    BG_HOT static void bg_axpy(float* y, const float* x, float a, int n) {
+        const bg_v8 va = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + a;
+        int j = 0;
+        for (; j + 8 <= n; j += 8) bg_store8(y + j, bg_load8(y + j) + va * bg_load8(x + j));
+        for (; j < n; ++j) y[j] += a * x[j];
+    }
+    BG_HOT static float bg_dot(const float* a, const float* b, int h) {
+        bg_v8 partial = {0, 0, 0, 0, 0, 0, 0, 0};
+        int j = 0;
+        for (; j + 8 <= h; j += 8) partial += bg_load8(a + j) * bg_load8(b + j);
+        float total = ((partial[0] + partial[1]) + (partial[2] + partial[3]))
+                      + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        for (; j < h; ++j) total += a[j] * b[j];
+        return total;
+    }
+    #else  /* compilers without GCC vector extensions: the same sums, plain loops */
+    static void bg_add_rows(float* hidden, const float* weights, const int* indices,
+                            const float* values, int active, int h) {
+        for (int i = 0; i < active; ++i)
+            for (int j = 0; j < h; ++j) hidden[j] += values[i] * weights[(long)indices[i] * h + j];
+    }
+    static void bg_axpy(float* y, const float* x, float a, int n) {
+        for (int j = 0; j < n; ++j) y[j] += a * x[j];
+    }
+    static float bg_dot(const float* a, const float* b, int h) {
+        float partial[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int j = 0;
+        for (; j + 8 <= h; j += 8)
+            for (int l = 0; l < 8; ++l) partial[l] += a[j + l] * b[j + l];
+        float total = ((partial[0] + partial[1]) + (partial[2] + partial[3]))
+                      + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        for (; j < h; ++j) total += a[j] * b[j];
+        return total;
+    }
+    #endif
+    """
+    void bg_add_rows(float* hidden, const float* weights, const int* indices,
+                     const float* values, int active, int h) noexcept nogil
+    float bg_dot(const float* a, const float* b, int h) noexcept nogil
+    void bg_axpy(float* y, const float* x, float a, int n) noexcept nogil
+
+
+cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil:
+    bg_axpy(y, x, scale, n)
+
+
+cdef void forward_raw(const Network* net, const int* indices, const float* values,
+                      int active, float* hidden, float* raw5) noexcept nogil:
+    cdef int j, k, h = net.num_hidden
+    for j in range(h):
+        hidden[j] = net.hidden_bias[j]
+    bg_add_rows(hidden, net.hidden_weights, indices, values, active, h)
+    for j in range(h):
+        hidden[j] = sigmoid(hidden[j])
+    for k in range(NUM_OUTPUTS):
+        raw5[k] = sigmoid(net.output_bias[k] + bg_dot(net.output_weights + k * h, hidden, h))
+
+
+cdef void make_consistent(const float* raw5, float* out5) noexcept nogil:
+    cdef float win = raw5[OUT_WIN]
+    win = 0.0 if win < 0.0 else (1.0 if win > 1.0 else win)
+    out5[OUT_WIN] = win
+    out5[OUT_WIN_GAMMON] = raw5[OUT_WIN_GAMMON] if raw5[OUT_WIN_GAMMON] < win else win
+    out5[OUT_WIN_BACKGAMMON] = (raw5[OUT_WIN_BACKGAMMON]
+                                if raw5[OUT_WIN_BACKGAMMON] < out5[OUT_WIN_GAMMON]
+                                else out5[OUT_WIN_GAMMON])
+    cdef float lose = 1.0 - win
+    out5[OUT_LOSE_GAMMON] = raw5[OUT_LOSE_GAMMON] if raw5[OUT_LOSE_GAMMON] < lose else lose
+    out5[OUT_LOSE_BACKGAMMON] = (raw5[OUT_LOSE_BACKGAMMON]
+                                 if raw5[OUT_LOSE_BACKGAMMON] < out5[OUT_LOSE_GAMMON]
+                                 else out5[OUT_LOSE_GAMMON])
+
+
+cdef bint finished_probabilities(const checker_t* board, float* out5) noexcept nogil:
+    cdef int i, mover_left = 0, opponent_left = 0, loser_back = 0
+    for i in range(NUM_SLOTS):
+        if board[i] > 0:
+            mover_left += board[i]
+        elif board[i] < 0:
+            opponent_left -= board[i]
+    if mover_left != 0 and opponent_left != 0:
+        return 0
+    memset(out5, 0, NUM_OUTPUTS * sizeof(float))
+    if mover_left == 0:
+        out5[OUT_WIN] = 1.0
+        if opponent_left == NUM_CHECKERS:
+            out5[OUT_WIN_GAMMON] = 1.0
+            for i in range(0, 7):           # opponent on the mover's home board or bar
+                if board[i] < 0:
+                    loser_back = 1
+            out5[OUT_WIN_BACKGAMMON] = loser_back
+    else:
+        if mover_left == NUM_CHECKERS:
+            out5[OUT_LOSE_GAMMON] = 1.0
+            for i in range(19, NUM_SLOTS):  # mover on the opponent's home board or bar
+                if board[i] > 0:
+                    loser_back = 1
+            out5[OUT_LOSE_BACKGAMMON] = loser_back
+    return 1
+
+
+cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
+                          float* out5) noexcept nogil:
+    cdef int b, active
+    cdef int indices[MAX_ACTIVE_INPUTS]
+    cdef float values[MAX_ACTIVE_INPUTS]
+    cdef float hidden[MAX_HIDDEN]
+    cdef float raw[NUM_OUTPUTS]
+    for b in range(n):
+        if finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
+            continue
+        active = encode_sparse(boards + b * NUM_SLOTS, indices, values)
+        forward_raw(net, indices, values, active, hidden, raw)
+        make_consistent(raw, out5 + b * NUM_OUTPUTS)
+
+
+cdef float equity_of(const float* p5) noexcept nogil:
+    return (2.0 * p5[OUT_WIN] - 1.0 + p5[OUT_WIN_GAMMON] - p5[OUT_LOSE_GAMMON]
+            + p5[OUT_WIN_BACKGAMMON] - p5[OUT_LOSE_BACKGAMMON])
+
+
+cdef int best_child(const Network* net, const checker_t* children, int n,
+                    float* out5) noexcept nogil:
+    evaluate_boards(net, children, n, out5)
+    cdef int b, best = 0
+    cdef float value, best_value = equity_of(out5)
+    for b in range(1, n):
+        value = equity_of(out5 + b * NUM_OUTPUTS)
+        if value < best_value:
+            best_value = value
+            best = b
+    return best
+
+
+cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil:
+    cdef float win = p5[OUT_WIN], wg = p5[OUT_WIN_GAMMON], wbg = p5[OUT_WIN_BACKGAMMON]
+    out5[OUT_WIN] = 1.0 - win
+    out5[OUT_WIN_GAMMON] = p5[OUT_LOSE_GAMMON]
+    out5[OUT_WIN_BACKGAMMON] = p5[OUT_LOSE_BACKGAMMON]
+    out5[OUT_LOSE_GAMMON] = wg
+    out5[OUT_LOSE_BACKGAMMON] = wbg
+
+
+# ----- Python boundary ------------------------------------------------------------------
+
+def checked_boards(boards):
+    """(n, 26) int8 C-contiguous copy of ``boards``; raises ValueError naming a bad board."""
+    array = np.asarray(boards)
+    if array.ndim == 1:
+        array = array[None, :]
+    if array.ndim != 2 or array.shape[1] != NUM_SLOTS:
+        raise ValueError(f"boards must have shape (n, {NUM_SLOTS}), got {np.shape(boards)}")
+    if array.dtype.kind not in "iu":
+        raise ValueError(f"boards must hold integers, got dtype {array.dtype}")
+    if array.size and (array.min() < -NUM_CHECKERS or array.max() > NUM_CHECKERS):
+        raise ValueError("a board slot holds more than 15 checkers")
+    array = np.ascontiguousarray(array, dtype=np.int8)
+    cdef const checker_t[:, ::1] view = array
+    cdef Py_ssize_t b
+    for b in range(view.shape[0]):
+        if board_problem_code(&view[b, 0]) != 0:
+            from bgcore._board import board_problem
+            raise ValueError(f"board {b} is not a possible position: "
+                             f"{board_problem(bytes(array[b].tobytes()))}")
+    return array
+
+
+def encode(board):
+    """The dense input vector (NUM_INPUTS float32) of one board, player on roll's view."""
+    cdef const checker_t[:, ::1] view = checked_boards(board)
+    if view.shape[0] != 1:
+        raise ValueError("encode takes one board")
+    cdef int indices[MAX_ACTIVE_INPUTS]
+    cdef float values[MAX_ACTIVE_INPUTS]
+    cdef int i, active = encode_sparse(&view[0, 0], indices, values)
+    dense = np.zeros(NUM_INPUTS, dtype=np.float32)
+    for i in range(active):
+        dense[indices[i]] += values[i]
+    return dense
+
+
+def num_inputs():
+    """Length of the input vector."""
+    return NUM_INPUTS
+
+
+cdef class NeuralNet:
+    """A one-hidden-layer evaluator network; holds its float32 weight arrays.
+
+    ``hidden_weights`` has shape (NUM_INPUTS, hidden), ``hidden_bias`` (hidden,),
+    ``output_weights`` (5, hidden), ``output_bias`` (5,). Training updates them in place.
+    """
+
+    def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias):
+        hw = np.ascontiguousarray(hidden_weights, dtype=np.float32).copy()
+        hb = np.ascontiguousarray(hidden_bias, dtype=np.float32).copy()
+        ow = np.ascontiguousarray(output_weights, dtype=np.float32).copy()
+        ob = np.ascontiguousarray(output_bias, dtype=np.float32).copy()
+        if hw.ndim != 2 or hw.shape[0] != NUM_INPUTS or not 1 <= hw.shape[1] <= MAX_HIDDEN:
+            raise ValueError(f"hidden_weights must have shape ({NUM_INPUTS}, 1..{MAX_HIDDEN}),"
+                             f" got {hw.shape}")
+        h = hw.shape[1]
+        if hb.shape != (h,) or ow.shape != (NUM_OUTPUTS, h) or ob.shape != (NUM_OUTPUTS,):
+            raise ValueError(f"bias/output shapes must be ({h},), (5, {h}), (5,); got "
+                             f"{hb.shape}, {ow.shape}, {ob.shape}")
+        for name, array in (("hidden_weights", hw), ("hidden_bias", hb),
+                            ("output_weights", ow), ("output_bias", ob)):
+            if not np.all(np.isfinite(array)):
+                raise ValueError(f"{name} holds non-finite values")
+        self.hidden_weights, self.hidden_bias = hw, hb
+        self.output_weights, self.output_bias = ow, ob
+        cdef float[:, ::1] hw_view = hw
+        cdef float[::1] hb_view = hb
+        cdef float[:, ::1] ow_view = ow
+        cdef float[::1] ob_view = ob
+        self.net.num_hidden = h
+        self.net.hidden_weights = &hw_view[0, 0]
+        self.net.hidden_bias = &hb_view[0]
+        self.net.output_weights = &ow_view[0, 0]
+        self.net.output_bias = &ob_view[0]
+
+    @classmethod
+    def random(cls, int num_hidden, seed, float scale=0.1):
+        """Fresh weights, uniform in [-scale, scale], from ``seed``."""
+        rng = np.random.default_rng(seed)
+        return cls(rng.uniform(-scale, scale, (NUM_INPUTS, num_hidden)),
+                   rng.uniform(-scale, scale, num_hidden),
+                   rng.uniform(-scale, scale, (NUM_OUTPUTS, num_hidden)),
+                   rng.uniform(-scale, scale, NUM_OUTPUTS))
+
+    @property
+    def num_hidden(self):
+        return self.net.num_hidden
+
+    def arrays(self):
+        """The four weight arrays (views, not copies)."""
+        return {"hidden_weights": self.hidden_weights, "hidden_bias": self.hidden_bias,
+                "output_weights": self.output_weights, "output_bias": self.output_bias}
+
+    def evaluate(self, boards):
+        """(n, 5) float32 consistent probabilities of (n, 26) boards, player on roll's view."""
+        array = checked_boards(boards)
+        cdef const checker_t[:, ::1] view = array
+        cdef int n = view.shape[0]
+        out = np.empty((n, NUM_OUTPUTS), dtype=np.float32)
+        if n == 0:
+            return out
+        cdef float[:, ::1] out_view = out
+        with nogil:
+            evaluate_boards(&self.net, &view[0, 0], n, &out_view[0, 0])
+        return out
+
+    def evaluate_trusted(self, const checker_t[:, ::1] boards):
+        """Like ``evaluate`` for boards the core produced (no checks beyond the shape)."""
+        cdef int n = boards.shape[0]
+        if boards.shape[1] != NUM_SLOTS:
+            raise ValueError(f"boards must have shape (n, {NUM_SLOTS})")
+        out = np.empty((n, NUM_OUTPUTS), dtype=np.float32)
+        if n == 0:
+            return out
+        cdef float[:, ::1] out_view = out
+        with nogil:
+            evaluate_boards(&self.net, &boards[0, 0], n, &out_view[0, 0])
+        return out
+
+    def raw_outputs(self, boards):
+        """(n, 5) sigmoid outputs before the consistency clamp (finished games not special)."""
+        array = checked_boards(boards)
+        cdef const checker_t[:, ::1] view = array
+        cdef int n = view.shape[0], b, active
+        cdef int indices[MAX_ACTIVE_INPUTS]
+        cdef float values[MAX_ACTIVE_INPUTS]
+        cdef float hidden[MAX_HIDDEN]
+        out = np.empty((n, NUM_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] out_view = out
+        for b in range(n):
+            active = encode_sparse(&view[b, 0], indices, values)
+            forward_raw(&self.net, indices, values, active, hidden, &out_view[b, 0])
+        return out
