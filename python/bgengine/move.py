@@ -201,8 +201,8 @@ class MoveList:
         names or lands on; ``*`` may be left out when only one legal move fits.
         """
         listed = self._index_by_id.get(id(move))
-        if listed is not None:  # ids are only of moves this list holds, so this is `move`
-            return listed
+        if listed is not None and self._built is not None and self._built[listed] is move:
+            return listed  # the very move this list holds at that index
         if isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
