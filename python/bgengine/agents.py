@@ -106,6 +106,9 @@ class HeuristicAgent:
         return question is CubeQuestion.TAKE
 
 
+_DISTANCE_LEFT = 25 - np.arange(26)  # slot s of the next player is the mover's point 25 - s
+
+
 def heuristic_ranking(position: Position, children: np.ndarray) -> np.ndarray:
     """Indices of ``children`` best first by the ``HeuristicAgent``'s rules.
 
@@ -113,13 +116,12 @@ def heuristic_ranking(position: Position, children: np.ndarray) -> np.ndarray:
     player: the mover's checkers are negative there and its bar is slot 0.
     """
     boards = children.astype(np.int16)
-    mover = np.clip(-boards, 0, None)  # the mover's checkers, in the next player's slots
+    mover = np.maximum(-boards, 0)  # the mover's checkers, in the next player's slots
     hits = boards[:, 25] + position[0]  # next player's bar now, minus the opponent's bar before
     blots = (mover[:, 1:25] == 1).sum(axis=1) if position.phase is Phase.CONTACT else np.zeros(len(boards))
     borne_off = 15 - mover.sum(axis=1)
-    distance_left = 25 - np.arange(26)  # slot s of the next player is the mover's point 25 - s
-    pips = (mover * distance_left).sum(axis=1)
+    pips = mover @ _DISTANCE_LEFT
     occupied = mover > 0
-    rearmost = np.where(occupied.any(axis=1), distance_left[np.argmax(occupied, axis=1)], 0)
+    rearmost = np.where(occupied.any(axis=1), _DISTANCE_LEFT[np.argmax(occupied, axis=1)], 0)
     # lexsort sorts by the last key first; negate the keys where larger is better.
     return np.lexsort((rearmost, pips, -borne_off, blots, -hits))
