@@ -27,6 +27,7 @@ from .errors import (
     InvalidSettingsError,
     MatchFileError,
     MissingEvaluatorError,
+    MoveIndexError,
     NotARaceError,
 )
 from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
@@ -87,6 +88,7 @@ __all__ = [
     "MissingEvaluatorError",
     "Move",
     "MoveFilter",
+    "MoveIndexError",
     "MoveList",
     "NotARaceError",
     "Phase",

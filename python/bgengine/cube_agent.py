@@ -11,7 +11,7 @@ from .met import MatchEquityTable
 from .position import Phase, Position
 
 if TYPE_CHECKING:
-    from .move import Move, MoveList
+    from .move import LegalMove, Move, MoveList
 
 
 class CubeAdvisedAgent:
@@ -37,7 +37,9 @@ class CubeAdvisedAgent:
         self.met = met
         self.cube_efficiency = cube_efficiency
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
+    def choose_move(
+        self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList
+    ) -> Move | LegalMove | int:
         return self.checker_agent.choose_move(position, dice, state, legal)
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
