@@ -16,7 +16,7 @@ from bgengine.cli import JSON_SCHEMA, cli
 
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 OPENING_ID = "4HPwATDgc/ABMA"
-OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAA"  # money, 31 rolled, player 0 on roll
+OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAE"  # money, 31 rolled, player 0 on roll
 # A bear-off, 7-point match at 3-1 for X, with O (player 1) on roll: 35 pips each.
 RACE_XGID = "XGID=----BCB------------bcb----:0:0:-1:00:3:1:0:7:10"
 

@@ -61,8 +61,8 @@ def test_position_id_round_trip(position):
 
 
 def _without_money_options(match):
-    """The Match ID carries neither the Jacoby rule nor beavers."""
-    return match.with_changes(jacoby=False, beavers=False)
+    """The Match ID does not carry beavers."""
+    return match.with_changes(beavers=False)
 
 
 @given(match_states())
@@ -146,3 +146,31 @@ def test_match_id_fails_half_rolled_dice():
 def test_combined_ids_fail_wrong_field_count():
     with pytest.raises(InvalidNotationError, match="positionid:matchid"):
         parse_gnubg_ids(f"{OPENING_ID}:QYkqASAAIAAA:extra")
+
+
+def test_match_id_reads_gnubg_1_07_jacoby_off_bit_in_a_match():
+    # GNU Backgammon 1.07 prints this for the example state: bit 66 set ("Jacoby off").
+    import base64
+
+    key = int.from_bytes(base64.b64decode("QYkqASAAIAAA"), "little") | 1 << 66
+    text = base64.b64encode(key.to_bytes(9, "little")).decode()
+    assert decode_match_id(text) == decode_match_id("QYkqASAAIAAA")
+
+
+def test_match_id_carries_jacoby_in_money_play():
+    assert decode_match_id(encode_match_id(MatchState(jacoby=True))).jacoby
+    assert not decode_match_id(encode_match_id(MatchState(jacoby=False))).jacoby
+    # A money Match ID without the 67th bit (the manual's 66 bits) reads as Jacoby on,
+    # as GNU Backgammon 1.07 reads it.
+    import base64
+
+    key = 0b11 << 4 | 1 << 8
+    assert decode_match_id(base64.b64encode(key.to_bytes(9, "little")).decode()).jacoby
+
+
+def test_match_id_fails_bits_beyond_the_key():
+    import base64
+
+    key = 0b11 << 4 | 1 << 8 | 1 << 67
+    with pytest.raises(InvalidNotationError, match="beyond the 67-bit key"):
+        decode_match_id(base64.b64encode(key.to_bytes(9, "little")).decode())

@@ -22,7 +22,7 @@ def test_read_position_takes_an_xgid_without_its_prefix():
 
 def test_read_position_takes_gnubg_ids_with_and_without_match_id():
     assert read_position("4HPwATDgc/ABMA") == (Position.initial(), None)
-    position, match = read_position("4HPwATDgc/ABMA:MIEFAAAAAAAA")
+    position, match = read_position("4HPwATDgc/ABMA:MIEFAAAAAAAE")
     assert position == Position.initial()
     assert match == MatchState(dice=(3, 1))
 

@@ -4,10 +4,14 @@ Position ID: an 80-bit key, little-endian, base64 without padding. For the playe
 on roll, then the player on roll, each of points 1..24 (numbered from that player's
 side) and then the bar gives one 1-bit per checker followed by a 0-bit.
 
-Match ID (it carries neither the Jacoby rule nor beavers): a 66-bit key in 9 bytes (12 characters): cube log2 (4 bits), cube owner (2;
+Match ID: a key in 9 bytes (12 characters): cube log2 (4 bits), cube owner (2;
 3 = centred), player on roll (1), Crawford (1), game state (3), player to decide (1),
 double offered (1), resignation (2), the two dice (3 each), match length, then the
-scores of players 0 and 1 (15 bits each).
+scores of players 0 and 1 (15 bits each): the 66 bits of GNU Backgammon's manual. GNU
+Backgammon 1.07 adds a 67th bit, set when the Jacoby rule is off (it sets it in matches
+too, where Jacoby does not apply). We read that bit in money play (clear = Jacoby on, as
+GNU Backgammon reads it) and ignore it in matches; we write it in money play only, so a
+match's ID keeps the manual's 66-bit form. Beavers are not carried.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ MATCH_ID_LENGTH = 12
 _POSITION_KEY_BITS = 80
 _CENTRED = 3
 _GAME_PLAYING = 1
+_MATCH_KEY_BITS = 66  # the manual's fields; bit 66 (0-based) is GNU Backgammon 1.07's "no Jacoby"
 
 
 def _side_slots(position: Position) -> tuple[list[int], list[int]]:
@@ -103,6 +108,8 @@ def encode_match_id(match: MatchState) -> str:
     writer.write(match.match_length, 15)
     writer.write(match.score[0], 15)
     writer.write(match.score[1], 15)
+    if match.is_money:
+        writer.write(int(not match.jacoby), 1)
     return encode_base64_key(writer.key, 9, MATCH_ID_LENGTH)
 
 
@@ -113,8 +120,8 @@ def decode_match_id(text: str) -> MatchState:
     be one of its five values but not kept: a MatchState describes a game in play.
     """
     key = decode_base64_key(text, MATCH_ID_LENGTH, "Match ID")
-    if key >> 66:
-        raise InvalidNotationError(f"Match ID {text!r} has bits set beyond the 66-bit key")
+    if key >> (_MATCH_KEY_BITS + 1):
+        raise InvalidNotationError(f"Match ID {text!r} has bits set beyond the 67-bit key")
     reader = BitReader(key)
     cube_log = reader.read(4)
     owner_bits = reader.read(2)
@@ -127,6 +134,7 @@ def decode_match_id(text: str) -> MatchState:
     dice = (reader.read(3), reader.read(3))
     length = reader.read(15)
     score = (reader.read(15), reader.read(15))
+    jacoby_off = reader.read(1)
     if owner_bits == 2:
         raise InvalidMatchStateError(f"Match ID {text!r}: cube owner code 2 means nothing")
     if game_state > 4:
@@ -142,6 +150,7 @@ def decode_match_id(text: str) -> MatchState:
         cube_owner=None if owner_bits == _CENTRED else owner_bits,
         on_roll=on_roll,
         crawford=crawford,
+        jacoby=not length and not jacoby_off,
         dice=dice if dice[0] else None,
         double_offered=double_offered,
         max_cube=max(64, 1 << cube_log),
