@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from bgcore import _nn, _selfplay
-from bgengine import Position
+from bgengine import Position, bearoff
 from bgengine.evaluate import NetworkEvaluator, default_evaluator, evaluate
 from bgengine.pubeval import pubeval_player
 
@@ -104,17 +104,24 @@ def test_two_ply_time_per_position(benchmark):
     _lookahead_benchmark(benchmark, 2)
 
 
-def points_against(network: _nn.NeuralNet, opponent, games: int, seed: int) -> tuple[float, float]:
-    """(points per game, standard error) of ``network`` against ``opponent``, cubeless money."""
-    points = _selfplay.duel(network, opponent, games, np.random.PCG64(seed)).astype(np.float64)
+def points_against(player, opponent, games: int, seed: int) -> tuple[float, float]:
+    """(points per game, standard error) of ``player`` against ``opponent``, cubeless money."""
+    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed)).astype(np.float64)
     return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
 
 
+def engine_player(network: _nn.NeuralNet, plies: int = 0) -> _selfplay.EnginePlayer:
+    """The engine as users get it: network, race tables, ``plies`` lookahead."""
+    bearoff.install_tables()
+    return _selfplay.EnginePlayer(network, plies)
+
+
 def test_strength_against_pubeval(benchmark):
-    network = default_evaluator().network
-    first = _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1))
-    assert np.array_equal(first, _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1)))
-    ppg, se = benchmark.pedantic(points_against, (network, pubeval_player(), STRENGTH_GAMES, 1), rounds=1)
+    engine = engine_player(default_evaluator().network)
+    first = _selfplay.duel(engine, pubeval_player(), 200, np.random.PCG64(1))
+    assert np.array_equal(first, _selfplay.duel(engine, pubeval_player(), 200, np.random.PCG64(1)))
+    assert set(np.abs(first).tolist()) <= {1, 2, 3}
+    ppg, se = benchmark.pedantic(points_against, (engine, pubeval_player(), STRENGTH_GAMES, 1), rounds=1)
     benchmark.extra_info["points_per_game"] = ppg
     benchmark.extra_info["standard_error"] = se
     benchmark.extra_info["games"] = STRENGTH_GAMES
@@ -126,15 +133,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
-    parser.add_argument("--opponent", help="another network's weights (default: PubEval)")
+    parser.add_argument("--opponent", help="another network's weights, played at 0-ply (default: PubEval)")
+    parser.add_argument("--plies", type=int, default=0, help="lookahead of the measured engine")
+    parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
     args = parser.parse_args(argv)
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
-    opponent = NetworkEvaluator.from_file(args.opponent).network if args.opponent else pubeval_player()
-    started = time.perf_counter()
-    ppg, se = points_against(network, opponent, args.games, args.seed)
-    elapsed = time.perf_counter() - started
+    player = network if args.network_only else engine_player(network, args.plies)
+    opponent = engine_player(NetworkEvaluator.from_file(args.opponent).network) if args.opponent else pubeval_player()
+    started = time.process_time()
+    ppg, se = points_against(player, opponent, args.games, args.seed)
+    elapsed = time.process_time() - started
     name = args.opponent or "PubEval"
-    print(f"{args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game ({elapsed:.1f} s)")
+    what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
+    print(f"{what}: {args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game"
+          f" ({elapsed:.1f} s CPU)")
     return 0
 
 

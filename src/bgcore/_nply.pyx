@@ -39,9 +39,10 @@ cdef int engine_static(void* network, const checker_t* boards, int n,
 
 
 cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children, int n,
-                    int plies, const MoveFilter* move_filter, float* values,
-                    float* best5) noexcept nogil:
-    """The 5-vector (next player's view) of the reply chosen among n children; 0 or -1."""
+                    int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
+                    float* values, float* best5) noexcept nogil:
+    """Index of the child to play among n (or -1 on error); its 5-vector (next player's
+    view) into best5. Candidates by 0-ply per ``root_filter``, searched ``plies`` deep."""
     if evaluator.evaluate(evaluator.context, children, n, values) != 0:
         return -1
     cdef int i, j, c, chosen = 0, candidates = 0
@@ -51,7 +52,7 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
     cdef float searched[NUM_OUTPUTS]
     cdef float best_equity = 0.0
     # the `keep` lowest 0-ply equities, in increasing order (insertion into a short list)
-    cdef int keep = move_filter.keep if plies > 0 else 1
+    cdef int keep = root_filter.keep if plies > 0 else 1
     if keep > MAX_KEEP:
         keep = MAX_KEEP
     for i in range(n):
@@ -69,9 +70,9 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
     if plies <= 0:
         for j in range(NUM_OUTPUTS):
             best5[j] = values[order[0] * NUM_OUTPUTS + j]
-        return 0
+        return order[0]
     for c in range(candidates):
-        if c > 0 and equity[c] > equity[0] + move_filter.margin:
+        if c > 0 and equity[c] > equity[0] + root_filter.margin:
             break
         if nply_probabilities(evaluator, children + order[c] * NUM_SLOTS, plies,
                               move_filter, searched) != 0:
@@ -79,9 +80,10 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
         e = equity_of(searched)
         if c == 0 or e < best_equity:
             best_equity = e
+            chosen = order[c]
             for j in range(NUM_OUTPUTS):
                 best5[j] = searched[j]
-    return 0
+    return chosen
 
 
 cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* board,
@@ -106,8 +108,8 @@ cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* b
             if status != 0:
                 break
             n = legal_children(board, d1, d2, children, MAX_CHILDREN)
-            if n <= 0 or best_reply(evaluator, children, n, plies - 1, move_filter, values,
-                                    reply) != 0:
+            if n <= 0 or best_reply(evaluator, children, n, plies - 1, move_filter,
+                                    move_filter, values, reply) < 0:
                 status = -1
                 break
             flip_probabilities(reply, mine)
