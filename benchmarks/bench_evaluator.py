@@ -13,15 +13,21 @@ another network: ``... strength --opponent path/to/weights.npz``.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bgcore import _nn, _selfplay
 from bgengine import Position, bearoff
-from bgengine.evaluate import NetworkEvaluator, default_evaluator, evaluate
+from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate
 from bgengine.pubeval import pubeval_player
 
 SAMPLE_SEED = 2024
@@ -127,9 +133,71 @@ def test_strength_against_pubeval(benchmark):
     benchmark.extra_info["games"] = STRENGTH_GAMES
 
 
+GNUBG = shutil.which("gnubg") or next((p for p in ["/usr/games/gnubg"] if Path(p).exists()), None)
+
+# Runs inside GNU Backgammon's embedded Python: its 0-ply cubeless best move for each
+# (position id, dice) of positions.json, as move text, into moves.json.
+GNUBG_SCRIPT = """
+import json
+import gnubg
+gnubg.command("new game")
+context = {"cubeful": 0, "plies": 0, "deterministic": 1, "noise": 0.0}
+moves = []
+for position_id, die1, die2 in json.load(open("positions.json")):
+    gnubg.command("set board " + position_id)
+    gnubg.command("set dice %d %d" % (die1, die2))
+    board = gnubg.board()
+    move = gnubg.findbestmove(board, gnubg.cubeinfo(), context)
+    moves.append(gnubg.movetupletostring(move, board))
+json.dump(moves, open("moves.json", "w"))
+"""
+
+
+def gnubg_best_moves(problems: list[tuple[Position, tuple[int, int]]]) -> list[str]:
+    """GNU Backgammon's 0-ply best move (text) for each (position, dice); needs gnubg."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        (work / "positions.json").write_text(json.dumps([(p.gnubg_id(), d[0], d[1]) for p, d in problems]))
+        (work / "script.py").write_text(GNUBG_SCRIPT)
+        subprocess.run([GNUBG, "-t", "-q", "-p", "script.py"], cwd=work, check=True, capture_output=True, timeout=600)
+        return json.loads((work / "moves.json").read_text())
+
+
+def agreement_problems(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
+    """Contact positions from seeded random play, each with a roll that has several moves."""
+    rng = np.random.default_rng(seed)
+    problems = []
+    for p in contact_positions(count * 2, seed):
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        if len(p.legal_moves(dice)) > 1:
+            problems.append((p, dice))
+    return problems[:count]
+
+
+def agreement_with_gnubg(count: int, seed: int) -> tuple[int, int]:
+    """(same best move as gnubg at 0-ply, problems) for the engine at 0-ply."""
+    problems = agreement_problems(count, seed)
+    theirs = gnubg_best_moves(problems)
+    same = 0
+    for (position, dice), text in zip(problems, theirs):
+        legal = position.legal_moves(dice)
+        ours = best_move(position, dice).position
+        same += legal.position_after(legal.index(text)) == ours
+    return same, len(problems)
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_agreement_with_gnubg_at_zero_ply(benchmark):
+    problems = agreement_problems(100, SAMPLE_SEED)
+    assert len(problems) == 100
+    same, total = benchmark.pedantic(agreement_with_gnubg, (100, SAMPLE_SEED), rounds=1)
+    assert 0 <= same <= total == 100
+    benchmark.extra_info["same_move_as_gnubg"] = same / total
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement"])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
@@ -137,6 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=0, help="lookahead of the measured engine")
     parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
     args = parser.parse_args(argv)
+    if args.what == "gnubg-agreement":
+        if GNUBG is None:
+            print("GNU Backgammon (gnubg) is not installed")
+            return 1
+        same, total = agreement_with_gnubg(args.games, args.seed)
+        print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%})")
+        return 0
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
     player = network if args.network_only else engine_player(network, args.plies)
     opponent = engine_player(NetworkEvaluator.from_file(args.opponent).network) if args.opponent else pubeval_player()
