@@ -155,3 +155,18 @@ def test_shipped_network_gives_consistent_probabilities_at_every_depth():
 
 def test_shipped_network_plays_the_standard_opening_three_one():
     assert str(best_move(Position.initial(), (3, 1)).move) == "8/5 6/5"
+
+
+def test_rank_moves_of_a_dance_is_the_single_pass():
+    closed = Position.from_points({13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3}, bar=1)
+    ranked = rank_moves(closed, (6, 6), evaluator=RandomEvaluator(1))
+    assert len(ranked) == 1 and ranked[0].move.is_pass()
+    assert ranked[0].position == closed.flip()
+
+
+def test_rank_moves_ranks_the_winning_bear_off_first_with_certainty():
+    p = Position.from_points({1: 1, 2: 1}, {20: 15})
+    best = best_move(p, (2, 1), evaluator=RandomEvaluator(3))
+    assert best.position.is_game_over()
+    assert best.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)  # opponent still in our home: backgammon
+    assert best.equity == 3.0
