@@ -80,7 +80,7 @@ class MoveFilter:
     """Replies searched deeper at each roll: at most ``keep``, within ``margin`` equity of the best."""
 
     keep: int = 2
-    margin: float = 0.08
+    margin: float = 0.04
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep, int) or not 1 <= self.keep <= 64:

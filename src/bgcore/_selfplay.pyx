@@ -58,7 +58,7 @@ cdef class EnginePlayer:
     cdef MoveFilter move_filter
 
     def __init__(self, NeuralNet network, int plies=0, int root_keep=8, float root_margin=0.16,
-                 int keep=2, float margin=0.08):
+                 int keep=2, float margin=0.04):
         if not 0 <= plies <= 3 or not 1 <= root_keep <= 64 or not 1 <= keep <= 64:
             raise ValueError("need plies 0..3 and filters keeping 1..64 moves")
         self.network = network
