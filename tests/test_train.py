@@ -96,3 +96,13 @@ def test_engine_player_duels_are_seeded_and_score_one_to_three_points():
     assert set(np.abs(first).tolist()) <= {1, 2, 3}
     with pytest.raises(ValueError):
         EnginePlayer(_nn.NeuralNet.random(8, 2), plies=4)
+
+
+def test_command_line_trains_and_prints_progress_with_strength(tmp_path, capsys):
+    from bgengine.train import main
+
+    assert main(["--out", str(tmp_path), "--games", "12", "--hidden", "8", "--seed", "5",
+                 "--eval-games", "10", "--eval-every", "6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all("games/s" in line and "vs PubEval" in line for line in lines)
+    assert (tmp_path / "latest.npz").exists() and (tmp_path / "best.npz").exists()
