@@ -195,9 +195,26 @@ def test_agreement_with_gnubg_at_zero_ply(benchmark):
     benchmark.extra_info["same_move_as_gnubg"] = same / total
 
 
+def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[float, float]:
+    """(points per game, standard error) of the EngineAgent against the HeuristicAgent,
+    through the game engine (Python), alternating seats, cubeless money."""
+    from bgengine import EngineAgent, HeuristicAgent, play_game
+
+    engine, heuristic = EngineAgent(plies), HeuristicAgent()
+    seeds = np.random.SeedSequence(seed).generate_state(games)
+    points = []
+    for g in range(games):
+        first, second = (engine, heuristic) if g % 2 == 0 else (heuristic, engine)
+        outcome = play_game(first, second, seed=int(seeds[g])).outcome
+        engine_won = (outcome.winner == 0) == (g % 2 == 0)
+        points.append(outcome.points if engine_won else -outcome.points)
+    values = np.array(points, dtype=np.float64)
+    return float(values.mean()), float(values.std(ddof=1) / math.sqrt(games))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength", "gnubg-agreement"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic"])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
@@ -211,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         same, total = agreement_with_gnubg(args.games, args.seed)
         print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%})")
+        return 0
+    if args.what == "heuristic":
+        ppg, se = points_against_heuristic(args.games, args.seed, args.plies)
+        print(f"engine at {args.plies}-ply: {args.games} games vs HeuristicAgent (seed {args.seed}):"
+              f" {ppg:+.4f} ± {se:.4f} points per game")
         return 0
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
     player = network if args.network_only else engine_player(network, args.plies)
