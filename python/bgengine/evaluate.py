@@ -173,11 +173,8 @@ def _lookahead(static: Any, boards: np.ndarray, plies: int, move_filter: MoveFil
     return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin)
 
 
-class RandomEvaluator:
-    """Test double: consistent random probabilities, the same for the same position and seed."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+class _RowByRowEvaluator:
+    """Base of the test doubles: ``evaluate_batch`` asks ``_row`` for each board."""
 
     def evaluate(self, position: Position) -> np.ndarray:
         return self.evaluate_batch(_boards_array(position))[0]
@@ -186,32 +183,38 @@ class RandomEvaluator:
         rows = _boards_array(boards)
         out = np.empty((len(rows), 5), dtype=np.float32)
         for i, row in enumerate(rows):
-            digest = hashlib.blake2b(row.tobytes(), digest_size=8, key=str(self.seed).encode()).digest()
-            u = np.random.default_rng(int.from_bytes(digest, "little")).random(5)
-            win = u[0]
-            out[i] = (win, win * u[1], win * u[1] * u[2], (1 - win) * u[3], (1 - win) * u[3] * u[4])
+            out[i] = self._row(row.tobytes())
         return out
 
+    def _row(self, board: bytes) -> Sequence[float]:
+        raise NotImplementedError
 
-class FakeEvaluator:
+
+class RandomEvaluator(_RowByRowEvaluator):
+    """Test double: consistent random probabilities, the same for the same position and seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def _row(self, board: bytes) -> Sequence[float]:
+        digest = hashlib.blake2b(board, digest_size=8, key=str(self.seed).encode()).digest()
+        u = np.random.default_rng(int.from_bytes(digest, "little")).random(5)
+        win = u[0]
+        return (win, win * u[1], win * u[1] * u[2], (1 - win) * u[3], (1 - win) * u[3] * u[4])
+
+
+class FakeEvaluator(_RowByRowEvaluator):
     """Test double: fixed probabilities per position (``default`` for the rest, else KeyError)."""
 
     def __init__(self, table: Mapping[Position, Sequence[float]], default: Sequence[float] | None = None) -> None:
         self.table = {position.to_bytes(): np.asarray(p, dtype=np.float32) for position, p in table.items()}
         self.default = None if default is None else np.asarray(default, dtype=np.float32)
 
-    def evaluate(self, position: Position) -> np.ndarray:
-        return self.evaluate_batch(_boards_array(position))[0]
-
-    def evaluate_batch(self, boards: Any) -> np.ndarray:
-        rows = _boards_array(boards)
-        out = np.empty((len(rows), 5), dtype=np.float32)
-        for i, row in enumerate(rows):
-            found = self.table.get(row.tobytes(), self.default)
-            if found is None:
-                raise KeyError(f"FakeEvaluator has no probabilities for {Position._trusted(row.tobytes())!r}")
-            out[i] = found
-        return out
+    def _row(self, board: bytes) -> Sequence[float]:
+        found = self.table.get(board, self.default)
+        if found is None:
+            raise KeyError(f"FakeEvaluator has no probabilities for {Position._trusted(board)!r}")
+        return found  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=1)
