@@ -170,3 +170,19 @@ def test_rank_moves_ranks_the_winning_bear_off_first_with_certainty():
     assert best.position.is_game_over()
     assert best.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)  # opponent still in our home: backgammon
     assert best.equity == 3.0
+
+
+def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
+    network = default_evaluator().network
+
+    class NetworkThroughPython:
+        def evaluate_batch(self, boards):
+            return network.evaluate_trusted(np.ascontiguousarray(boards, dtype=np.int8))
+
+    p = Position.from_points({24: 2, 13: 4, 8: 3, 6: 5, 4: 1}, {24: 2, 13: 5, 8: 3, 6: 4, 5: 1})
+    in_c = NetworkEvaluator(network, race_tables=False)
+    for plies in (1, 2):
+        np.testing.assert_array_equal(
+            evaluate(p, plies, evaluator=in_c).probabilities,
+            evaluate(p, plies, evaluator=NetworkThroughPython()).probabilities,
+        )

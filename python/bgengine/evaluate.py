@@ -153,19 +153,10 @@ class NetworkEvaluator:
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
         self._ready()
-        if self.race_tables:
-            return _lookahead(self.network, boards, plies, move_filter)
-        return _lookahead(_NetworkOnly(self.network), boards, plies, move_filter)
-
-
-class _NetworkOnly:
-    """The network alone (no race tables), as a Python-level static evaluator."""
-
-    def __init__(self, network: _nn.NeuralNet) -> None:
-        self.network = network
-
-    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
-        return self.network.evaluate_trusted(np.ascontiguousarray(boards, dtype=np.int8))
+        move_filter = move_filter or MoveFilter()
+        return _nply.nply_evaluate(
+            self.network, boards, plies, move_filter.keep, move_filter.margin, race_tables=self.race_tables
+        )
 
 
 def _lookahead(static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None) -> np.ndarray:

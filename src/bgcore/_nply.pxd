@@ -23,6 +23,10 @@ ctypedef struct MoveFilter:
 cdef int engine_static(void* network, const checker_t* boards, int n,
                        float* out5) noexcept nogil
 
+# Finished games exact, everything else from the network (context: a Network*).
+cdef int network_static(void* network, const checker_t* boards, int n,
+                        float* out5) noexcept nogil
+
 # The 5-vector of `board` looked ahead `plies` rolls (0: static); returns 0 or -1.
 cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* board,
                             int plies, const MoveFilter* move_filter,

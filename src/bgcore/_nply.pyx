@@ -38,6 +38,13 @@ cdef int engine_static(void* network, const checker_t* boards, int n,
     return 0
 
 
+cdef int network_static(void* network, const checker_t* boards, int n,
+                        float* out5) noexcept nogil:
+    """Finished games exactly, every other board from the network (no race tables)."""
+    evaluate_boards(<const Network*>network, boards, n, out5)
+    return 0
+
+
 cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children, int n,
                     int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
                     float* values, float* best5) noexcept nogil:
@@ -158,12 +165,13 @@ cdef int python_static(void* context, const checker_t* boards, int n,
         return -1
 
 
-def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0):
+def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0,
+                  bint race_tables=True):
     """(n, 5) float32 probabilities of (n, 26) trusted boards looked ahead ``plies`` rolls.
 
     ``evaluator``: a NeuralNet (the engine's static evaluation: exact finished games,
-    race tables when installed, the network otherwise; runs without the GIL) or any
-    object with ``evaluate_batch``. ``keep``/``margin``: the move filter.
+    race tables when installed and ``race_tables``, the network otherwise; runs without
+    the GIL) or any object with ``evaluate_batch``. ``keep``/``margin``: the move filter.
     """
     if not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be 0..{MAX_PLIES}, got {plies}")
@@ -183,7 +191,7 @@ def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0):
     cdef StaticEvaluator static
     cdef _PythonStatic adapter = None
     if isinstance(evaluator, NeuralNet):
-        static.evaluate = engine_static
+        static.evaluate = engine_static if race_tables else network_static
         static.context = <void*>&(<NeuralNet>evaluator).net
         with nogil:
             for b in range(n):
