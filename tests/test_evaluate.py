@@ -186,3 +186,10 @@ def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
             evaluate(p, plies, evaluator=in_c).probabilities,
             evaluate(p, plies, evaluator=NetworkThroughPython()).probabilities,
         )
+
+
+def test_shipped_weights_carry_their_training_record():
+    from bgengine.evaluate import weights_record
+
+    record = weights_record()
+    assert record["games"] > 0 and record["settings"]["hidden"] == default_evaluator().network.num_hidden

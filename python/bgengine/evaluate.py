@@ -215,6 +215,15 @@ def default_evaluator() -> NetworkEvaluator:
         return NetworkEvaluator.from_file(path)
 
 
+def weights_record() -> dict[str, Any]:
+    """How the shipped weights were made: training settings, games, time, strength history."""
+    import json
+
+    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+        with np.load(path) as data:
+            return json.loads(str(data["record"]))  # type: ignore[no-any-return]
+
+
 def _checked_plies(plies: int) -> int:
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
