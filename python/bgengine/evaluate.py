@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -217,8 +218,6 @@ def default_evaluator() -> NetworkEvaluator:
 
 def weights_record() -> dict[str, Any]:
     """How the shipped weights were made: training settings, games, time, strength history."""
-    import json
-
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
         with np.load(path) as data:
             return json.loads(str(data["record"]))  # type: ignore[no-any-return]
