@@ -9,8 +9,10 @@ the network's value of the chosen child (the position after the move, flipped to
 mover's view); at the end of the game the lambda-returns
 G_t = (1 - lambda) V(s_t+1) + lambda G_t+1 (G of the last move = the exact result) are
 computed backwards and the network takes one gradient step per position towards G_t.
-With the weights fixed during a game this is the same update as eligibility traces applied
-at the end of the game, at the cost of one backward pass per position.
+This is the offline lambda-return (forward) view of TD(lambda): were all steps taken with
+the weights of the game, it would equal eligibility traces accumulated over the game and
+applied at its end; here the steps follow one another, at the cost of one backward pass
+per position and no traces to keep.
 """
 
 import numpy as np
