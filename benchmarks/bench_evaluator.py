@@ -27,7 +27,7 @@ import pytest
 
 from bgcore import _nn, _selfplay
 from bgengine import Position, bearoff
-from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate
+from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
 from bgengine.pubeval import pubeval_player
 
 SAMPLE_SEED = 2024
@@ -136,25 +136,28 @@ def test_strength_against_pubeval(benchmark):
 GNUBG = shutil.which("gnubg") or next((p for p in ["/usr/games/gnubg"] if Path(p).exists()), None)
 
 # Runs inside GNU Backgammon's embedded Python: its 0-ply cubeless best move for each
-# (position id, dice) of positions.json, as move text, into moves.json.
+# (position id, dice) of positions.json, as move text, and its 0-ply cubeless
+# probabilities of the position (player on roll, before the roll), into moves.json.
 GNUBG_SCRIPT = """
 import json
 import gnubg
 gnubg.command("new game")
 context = {"cubeful": 0, "plies": 0, "deterministic": 1, "noise": 0.0}
-moves = []
+results = []
 for position_id, die1, die2 in json.load(open("positions.json")):
     gnubg.command("set board " + position_id)
     gnubg.command("set dice %d %d" % (die1, die2))
     board = gnubg.board()
     move = gnubg.findbestmove(board, gnubg.cubeinfo(), context)
-    moves.append(gnubg.movetupletostring(move, board))
-json.dump(moves, open("moves.json", "w"))
+    probabilities = gnubg.evaluate(board, gnubg.cubeinfo(), context)[:5]
+    results.append((gnubg.movetupletostring(move, board), list(probabilities)))
+json.dump(results, open("moves.json", "w"))
 """
 
 
-def gnubg_best_moves(problems: list[tuple[Position, tuple[int, int]]]) -> list[str]:
-    """GNU Backgammon's 0-ply best move (text) for each (position, dice); needs gnubg."""
+def gnubg_answers(problems: list[tuple[Position, tuple[int, int]]]) -> list[tuple[str, list[float]]]:
+    """GNU Backgammon's 0-ply best move (text) for each (position, dice) and its 0-ply
+    probabilities of the position; needs gnubg."""
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         (work / "positions.json").write_text(json.dumps([(p.gnubg_id(), d[0], d[1]) for p, d in problems]))
@@ -174,25 +177,25 @@ def agreement_problems(count: int, seed: int) -> list[tuple[Position, tuple[int,
     return problems[:count]
 
 
-def agreement_with_gnubg(count: int, seed: int) -> tuple[int, int]:
-    """(same best move as gnubg at 0-ply, problems) for the engine at 0-ply."""
+def agreement_with_gnubg(count: int, seed: int) -> tuple[int, int, float]:
+    """(same best move as gnubg at 0-ply, problems, mean |our equity - gnubg's|) at 0-ply."""
     problems = agreement_problems(count, seed)
-    theirs = gnubg_best_moves(problems)
-    same = 0
-    for (position, dice), text in zip(problems, theirs):
+    same, differences = 0, []
+    for (position, dice), (text, probabilities) in zip(problems, gnubg_answers(problems)):
         legal = position.legal_moves(dice)
-        ours = best_move(position, dice).position
-        same += legal.position_after(legal.index(text)) == ours
-    return same, len(problems)
+        same += legal.position_after(legal.index(text)) == best_move(position, dice).position
+        differences.append(abs(evaluate(position).equity - money_equity(probabilities)))
+    return same, len(problems), float(np.mean(differences))
 
 
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_agreement_with_gnubg_at_zero_ply(benchmark):
     problems = agreement_problems(100, SAMPLE_SEED)
     assert len(problems) == 100
-    same, total = benchmark.pedantic(agreement_with_gnubg, (100, SAMPLE_SEED), rounds=1)
-    assert 0 <= same <= total == 100
+    same, total, equity_difference = benchmark.pedantic(agreement_with_gnubg, (100, SAMPLE_SEED), rounds=1)
+    assert 0 <= same <= total == 100 and 0 <= equity_difference < 3
     benchmark.extra_info["same_move_as_gnubg"] = same / total
+    benchmark.extra_info["mean_absolute_equity_difference"] = equity_difference
 
 
 def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[float, float]:
@@ -226,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         if GNUBG is None:
             print("GNU Backgammon (gnubg) is not installed")
             return 1
-        same, total = agreement_with_gnubg(args.games, args.seed)
-        print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%})")
+        same, total, difference = agreement_with_gnubg(args.games, args.seed)
+        print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%});"
+              f" mean |equity difference| of the positions {difference:.4f}")
         return 0
     if args.what == "heuristic":
         ppg, se = points_against_heuristic(args.games, args.seed, args.plies)
