@@ -51,6 +51,8 @@ def test_one_ply_equals_a_plain_average_over_the_21_rolls():
         Position.initial(),
         Position.from_points({6: 2, 5: 3, 1: 4}, {6: 3, 3: 3, 23: 1}),
         Position.from_points({2: 1, 1: 1}, {1: 2, 6: 5}),  # some rolls end the game
+        Position.from_points({13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3}, bar=1),  # dances
+        Position.from_points({13: 13, 3: 1}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 23: 5}, bar=1),
     ]
     for position in positions:
         got = evaluate(position, 1, evaluator=evaluator).probabilities
