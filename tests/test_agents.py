@@ -4,7 +4,6 @@ its docstring says (hits, fewest blots, bears off, never doubles, always takes).
 from __future__ import annotations
 
 import pytest
-
 from bgengine import MatchState, Position
 from bgengine.agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.move import Move
@@ -17,7 +16,8 @@ def test_builtin_agents_follow_the_protocol():
 def test_random_agent_same_seed_same_moves():
     position, dice = Position.initial(), (5, 2)
     legal = position.legal_moves(dice)
-    picks = [[agent.choose_move(position, dice, MatchState(), legal) for _ in range(20)] for agent in (RandomAgent(3), RandomAgent(3))]
+    agents = (RandomAgent(3), RandomAgent(3))
+    picks = [[agent.choose_move(position, dice, MatchState(), legal) for _ in range(20)] for agent in agents]
     assert picks[0] == picks[1]
     assert all(move in legal.moves for move in picks[0])
     assert len(set(picks[0])) > 1

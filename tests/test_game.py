@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from bgengine import GameResult, IllegalMoveError, MatchState, Position
 from bgengine.actions import Accept, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
 from bgengine.agents import HeuristicAgent
@@ -197,7 +196,8 @@ def test_accepted_gammon_resignation_wins_twice_the_cube():
     game.push(Accept())
     outcome = game.outcome
     assert outcome is not None
-    assert (outcome.winner, outcome.result, outcome.points, outcome.ending) == (1, GameResult.GAMMON, 4, Ending.RESIGNED)
+    assert (outcome.winner, outcome.result, outcome.points) == (1, GameResult.GAMMON, 4)
+    assert outcome.ending is Ending.RESIGNED
 
 
 def test_rejected_resignation_returns_to_the_same_decision():
@@ -209,11 +209,20 @@ def test_rejected_resignation_returns_to_the_same_decision():
     assert game.state.resignation_offered == 0 and not game.is_over
 
 
-def test_resignation_only_before_rolling():
+def test_resignation_after_rolling_rejected_returns_to_the_checker_play():
     game = Game()
     game.push(Roll((3, 1)))
-    with pytest.raises(IllegalMoveError, match="checker play"):
-        game.push(Resign(GameResult.SINGLE))
+    game.push(Resign(GameResult.SINGLE))
+    game.push(Reject())
+    assert game.decision is Decision.CHECKER_PLAY and game.state.dice == (3, 1)
+
+
+def test_no_resignation_while_a_double_is_pending():
+    game = Game()
+    roll_and_play(game, (3, 1))
+    game.push(Double())
+    with pytest.raises(IllegalMoveError, match="take or pass"):
+        game.push(Resign(GameResult.SINGLE, 0))
 
 
 # ----- checker play and the record --------------------------------------------------
@@ -296,3 +305,36 @@ def test_play_accepts_move_text_and_records_the_listed_move():
     game.push(Roll((4, 2)))
     game.push(Play("6/4 8/4"))  # type: ignore[arg-type]
     assert game.actions[-1] == Play(Move.parse("8/4 6/4"))
+
+
+def test_player_not_on_roll_may_resign_and_the_player_on_roll_answers():
+    game = Game()
+    roll_and_play(game, (3, 1))  # player 1 on roll
+    game.push(Resign(GameResult.SINGLE, player=0))
+    assert game.actions[-1] == Resign(GameResult.SINGLE, 0)
+    assert game.decision is Decision.ACCEPT_OR_REJECT and game.turn == 1
+    game.push(Accept())
+    assert game.outcome is not None and (game.outcome.winner, game.outcome.points) == (1, 1)
+
+
+def test_resignation_of_the_player_on_roll_is_recorded_with_its_player():
+    game = Game()
+    roll_and_play(game, (3, 1))
+    game.push(Resign(GameResult.BACKGAMMON))
+    assert game.actions[-1] == Resign(GameResult.BACKGAMMON, 1) and game.turn == 0
+
+
+def test_both_players_resignations_are_legal_before_a_roll():
+    game = Game()
+    roll_and_play(game, (3, 1))
+    offers = [action for action in game.legal_actions() if isinstance(action, Resign)]
+    assert offers == [Resign(result, player) for player in (1, 0) for result in GameResult]
+
+
+def test_resignation_of_an_unknown_kind_is_refused():
+    game = Game()
+    roll_and_play(game, (3, 1))
+    with pytest.raises(IllegalMoveError, match="single, gammon or backgammon"):
+        game.push(Resign(5))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="0 or 1"):
+        game.push(Resign(GameResult.SINGLE, 2))

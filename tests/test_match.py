@@ -4,7 +4,6 @@ games with it, the end of the match and no carry-over of surplus points."""
 from __future__ import annotations
 
 import pytest
-
 from bgengine import GameResult, IllegalMoveError, InvalidMatchStateError
 from bgengine.actions import Accept, Decision, Double, Pass, Play, Resign, Roll, Take
 from bgengine.match import Match

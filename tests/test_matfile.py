@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bgengine.actions import Accept, Double, Pass, Play, Resign, Roll, Take
 from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.errors import MatchFileError
@@ -57,6 +56,19 @@ def test_round_trip_keeps_cube_actions_and_resignations():
     assert same_match(resigned, again) and again.games[0].outcome.ending is Ending.RESIGNED  # type: ignore[union-attr]
 
 
+def test_resignation_by_the_player_not_on_roll_is_read_from_the_wins_line():
+    text = (
+        " 3 point match\n\n Game 1\n A : 0                          B : 0\n"
+        "  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
+        "  2) 21: 13/11 6/5\n"
+        "                                  Wins 2 points\n"
+    )
+    match = parse_mat(text)  # player 1 is on roll; player 0 resigned a gammon
+    assert match.games[0].actions[-2:] == (Resign(GameResult.GAMMON, 0), Accept())
+    assert match.score == (0, 2)
+    assert same_match(match, parse_mat(format_mat(match)))
+
+
 def test_written_layout_has_the_jellyfish_lines():
     match = random_match(5, length=3)
     lines = format_mat(match).rstrip().splitlines()
@@ -89,6 +101,10 @@ def test_illegal_move_is_refused_with_line_number_and_reason():
     assert "24/1" in error.value.reason
 
 
+HEAD = " 3 point match\n Game 1\n A : 0   B : 0\n"
+OPENED = HEAD + "  1) 31: 8/5 6/5  42: 8/4 6/4\n"
+
+
 @pytest.mark.parametrize(
     ("text", "line", "reason"),
     [
@@ -98,13 +114,15 @@ def test_illegal_move_is_refused_with_line_number_and_reason():
         (" 3 point match\n\n Game 2\n", 3, "expected Game 1"),
         (" 3 point match\n Game 1\n nonsense\n", 3, "score line"),
         (" 3 point match\n Game 1\n A : 1   B : 0\n", 3, "does not follow"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 33: 8/5(2) 6/3(2)\n", 4, "opening roll cannot be a double"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2) Doubles => 4\n", 5, "cube is at 1"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2) 31: 8/x\n", 5, "cannot read the move"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2)  Takes\n", 5, "Take"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n  2)" + " " * 30 + "42: 8/4 6/4\n", 5, "column"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5 frobnicate\n", 4, "cannot read the move"),
-        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  42: 8/4 6/4\n Game 2\n", 5, "before Game 1 has ended"),
+        (HEAD + "  1) 33: 8/5(2) 6/3(2)\n", 4, "opening roll cannot be a double"),
+        (OPENED + "  2) Doubles => 4\n", 5, "cube is at 1"),
+        (OPENED + "  2) 31: 8/x\n", 5, "cannot read the move"),
+        (OPENED + "  2)  Takes\n", 5, "Take"),
+        (OPENED + "  2)" + " " * 30 + "42: 8/4 6/4\n", 5, "column"),
+        (HEAD + "  1) 31: 8/5 6/5 frobnicate\n", 4, "cannot read the move"),
+        (OPENED + " Game 2\n", 5, "before Game 1 has ended"),
+        (OPENED + "  2)  Doubles => 2\n      Wins 1 point\n", 6, "waits for take or pass"),
+        (OPENED + "      Wins 5 points\n", 5, "not a resignation of 1, 2 or 3 times the cube"),
     ],
 )
 def test_bad_files_are_refused_with_line_and_reason(text, line, reason):
@@ -130,8 +148,10 @@ def test_heuristic_match_round_trip():
 
 
 # ----- a file laid out by another program ---------------------------------------------
-# tests/data/foreign_match.mat is a 5-point match written in an XG-like layout: wider
-# columns, header comments, each hop written out ("24/20 24/20 20/16 20/16", no "(2)").
+# tests/data/foreign_match.mat is a 5-point match laid out by hand in an XG-like layout
+# from four seeded games: wider columns, header comments, each hop written out
+# ("24/20 24/20 20/16 20/16"), and on some lines 25 for the bar, 0 for off, a "(2)"
+# repeat and a hit left unmarked.
 
 
 def test_foreign_file_is_read_and_replayed_by_the_rules():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+from bgengine import MatchState, Position
 from bgengine.actions import Double, Play, Take
 from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.dice import FixedDice
@@ -70,3 +72,17 @@ def test_end_of_input_stops_the_game():
 def test_moves_command_lists_the_legal_plays():
     _, text = run(HeuristicAgent(), ["moves", "q"], [(3, 1)], length=3)
     assert "Legal plays: " in text and "8/5 6/5" in text
+
+
+def test_human_who_cannot_move_is_told_and_the_turn_passes():
+    # The human (on roll, 6-6) has a checker on the bar against a closed board.
+    position = Position.from_points({13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, bar=1)
+    game = Game(MatchState(dice=(6, 6)), position)
+    record, text = run(HeuristicAgent(), [], [(2, 1)], game=game)
+    assert record is game and "You cannot move." in text
+    assert game.actions[0] == Play(Move.parse("pass")) and "bgengine rolled 21 and plays" in text
+
+
+def test_bad_seat_is_refused():
+    with pytest.raises(ValueError, match="seat"):
+        play_in_terminal(HeuristicAgent(), human=2, input=io.StringIO(""), output=io.StringIO())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 from .move import Move
 from .position import GameResult
@@ -86,17 +85,23 @@ class Beaver:
 
 @dataclass(frozen=True)
 class Resign:
-    """The player on roll offers to lose a single game, a gammon or a backgammon."""
+    """A player offers to lose a single game, a gammon or a backgammon (not while a
+    double is pending).
+
+    ``player`` is the one resigning: None (the default) for the player on roll.
+    """
 
     result: GameResult
+    player: int | None = None
 
     def __str__(self) -> str:
-        return f"resign {self.result.name.lower()}"
+        by = "" if self.player is None else f" (player {self.player})"
+        return f"resign {GameResult(self.result).name.lower()}{by}"
 
 
 @dataclass(frozen=True)
 class Accept:
-    """The opponent accepts the resignation offered; the game ends."""
+    """The resigner's opponent accepts the resignation offered; the game ends."""
 
     def __str__(self) -> str:
         return "accept"
@@ -104,10 +109,10 @@ class Accept:
 
 @dataclass(frozen=True)
 class Reject:
-    """The opponent refuses the resignation offered; play goes on where it stopped."""
+    """The resigner's opponent refuses the resignation; play goes on where it stopped."""
 
     def __str__(self) -> str:
         return "reject"
 
 
-Action = Union[Roll, Play, Double, Take, Pass, Beaver, Resign, Accept, Reject]
+Action = Roll | Play | Double | Take | Pass | Beaver | Resign | Accept | Reject

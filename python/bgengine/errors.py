@@ -21,10 +21,6 @@ class InvalidMatchStateError(BgEngineError, ValueError):
     """Impossible match data: scores, cube value or owner, Crawford flag, dice."""
 
 
-class NotARaceError(BgEngineError, ValueError):
-    """A position with contact given to something that needs a race (no contact)."""
-
-
 class DiceError(BgEngineError, ValueError):
     """Dice that cannot be used: a face outside 1..6, a fixed list run dry or left unused."""
 
@@ -41,3 +37,27 @@ class MatchFileError(BgEngineError, ValueError):
         self.reason = reason
         where = f"line {line_number}: " if line_number else ""
         super().__init__(f"{where}{reason}")
+
+
+class InvalidProbabilitiesError(BgEngineError, ValueError):
+    """Game probabilities that cannot be: out of 0..1, NaN, or a gammon above its win."""
+
+
+class InvalidMatchEquityTableError(BgEngineError, ValueError):
+    """A match equity table that is malformed or not a table of match winning chances."""
+
+
+class MissingEvaluatorError(BgEngineError, ValueError):
+    """A position needs evaluating but no evaluator (or probabilities) was given."""
+
+
+class InvalidCubeSettingsError(BgEngineError, ValueError):
+    """Cube or match-equity settings out of range: cube efficiency, gammon rates, table size."""
+
+
+class NotARaceError(BgEngineError, ValueError):
+    """A position with contact given to something that needs a race (no contact)."""
+
+
+class InvalidSettingsError(BgEngineError, ValueError):
+    """Options that cannot work together or are out of range (e.g. rollout settings)."""

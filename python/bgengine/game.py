@@ -9,8 +9,8 @@ raises ``IllegalMoveError`` saying why.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Accept, Action, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 ROLLS: tuple[Dice, ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 #: The 30 opening throws (player 0's die, player 1's die); ties are thrown again.
 OPENING_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7) if a != b)
-_RESIGNATIONS = tuple(Resign(result) for result in GameResult)
 
 
 class Ending(enum.Enum):
@@ -60,6 +59,7 @@ class _Snapshot:
     state: MatchState
     decision: Decision
     outcome: GameOutcome | None
+    resigner: int | None = None  # who offered the pending resignation (None: the player on roll)
 
 
 class Game:
@@ -115,7 +115,9 @@ class Game:
         if decision in (Decision.OPENING_ROLL, Decision.GAME_OVER):
             return None
         on_roll = self._now.state.on_roll
-        if decision in (Decision.TAKE_OR_PASS, Decision.ACCEPT_OR_REJECT):
+        if decision is Decision.ACCEPT_OR_REJECT:
+            return 1 - self._resigner()
+        if decision is Decision.TAKE_OR_PASS:
             return 1 - on_roll
         return on_roll
 
@@ -136,7 +138,7 @@ class Game:
     @property
     def history(self) -> tuple[tuple[MatchState, Action], ...]:
         """Each action with the match state just before it (whose turn, cube, dice)."""
-        return tuple((before.state, action) for before, action in zip(self._undo, self._actions))
+        return tuple((before.state, action) for before, action in zip(self._undo, self._actions, strict=True))
 
     @property
     def starting_state(self) -> MatchState:
@@ -152,6 +154,12 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {len(self._actions)} actions, {self.decision.value}, turn {self.turn}>"
+
+    def _repr_svg_(self) -> str:
+        """The board now, with the last play, so Jupyter shows a Game as a picture (svg.py)."""
+        from .svg import game_board
+
+        return game_board(self)
 
     # ----- what may happen next -----------------------------------------------------
 
@@ -171,16 +179,21 @@ class Game:
         if decision is Decision.OPENING_ROLL:
             return [Roll(dice) for dice in OPENING_ROLLS]
         if decision is Decision.CUBE_OR_ROLL:
-            return [Double(), *(Roll(dice) for dice in ROLLS), *_RESIGNATIONS]
+            return [Double(), *(Roll(dice) for dice in ROLLS), *self._resignations()]
         if decision is Decision.ROLL:
-            return [*(Roll(dice) for dice in ROLLS), *_RESIGNATIONS]
+            return [*(Roll(dice) for dice in ROLLS), *self._resignations()]
         if decision is Decision.CHECKER_PLAY:
-            return [Play(move) for move in self.legal_moves().moves]
+            return [*(Play(move) for move in self.legal_moves().moves), *self._resignations()]
         if decision is Decision.TAKE_OR_PASS:
             return [Take(), Pass(), *([Beaver()] if may_beaver(self._now.state) else [])]
         if decision is Decision.ACCEPT_OR_REJECT:
             return [Accept(), Reject()]
         return []
+
+    def _resignations(self) -> list[Action]:
+        """Either player may offer to resign before or after a roll: the player on roll first."""
+        on_roll = self._now.state.on_roll
+        return [Resign(result, player) for player in (on_roll, 1 - on_roll) for result in GameResult]
 
     # ----- changing the record ------------------------------------------------------
 
@@ -223,6 +236,8 @@ class Game:
             thrown = _checked_dice(action) if decision is Decision.OPENING_ROLL else after.state.dice
             assert thrown is not None
             return after, Roll(thrown)
+        if isinstance(action, Resign):  # who resigned, named
+            return after, Resign(GameResult(action.result), after.resigner)
         if isinstance(action, Play):  # the move as the generator lists it (hits marked)
             played, self._played = self._played, None  # set by _play for this action only
             assert played is not None
@@ -276,16 +291,26 @@ class Game:
         return _Snapshot(now.position, state, Decision.GAME_OVER, outcome)
 
     def _resign(self, now: _Snapshot, action: Resign) -> _Snapshot:
-        level = GameResult(action.result)
+        try:
+            level = GameResult(action.result)
+        except ValueError:
+            raise IllegalMoveError(f"one resigns a single, gammon or backgammon, got {action.result!r}") from None
+        resigner = now.state.on_roll if action.player is None else action.player
+        if resigner not in (0, 1):
+            raise IllegalMoveError(f"the resigning player is 0 or 1, got {action.player!r}")
         offered = now.state.with_changes(resignation_offered=int(level))
-        return _Snapshot(now.position, offered, Decision.ACCEPT_OR_REJECT, None)
+        return _Snapshot(now.position, offered, Decision.ACCEPT_OR_REJECT, None, resigner)
 
     def _accept(self, now: _Snapshot, action: Accept) -> _Snapshot:
         state = now.state
         level = GameResult(state.resignation_offered)
         points = game_points(state, level)
-        outcome = GameOutcome(1 - state.on_roll, level, state.cube_value, points, Ending.RESIGNED)
+        outcome = GameOutcome(1 - self._resigner(), level, state.cube_value, points, Ending.RESIGNED)
         return _Snapshot(now.position, state, Decision.GAME_OVER, outcome)
+
+    def _resigner(self) -> int:
+        resigner = self._now.resigner
+        return self._now.state.on_roll if resigner is None else resigner
 
     def _reject(self, now: _Snapshot, action: Reject) -> _Snapshot:
         state = now.state.with_changes(resignation_offered=0)
@@ -318,6 +343,7 @@ _HANDLERS: dict[tuple[Decision, type], _Handler] = {
     (Decision.TAKE_OR_PASS, Pass): Game._pass,
     (Decision.CUBE_OR_ROLL, Resign): Game._resign,
     (Decision.ROLL, Resign): Game._resign,
+    (Decision.CHECKER_PLAY, Resign): Game._resign,
     (Decision.ACCEPT_OR_REJECT, Accept): Game._accept,
     (Decision.ACCEPT_OR_REJECT, Reject): Game._reject,
 }

@@ -4,13 +4,15 @@ Position ID: an 80-bit key, little-endian, base64 without padding. For the playe
 on roll, then the player on roll, each of points 1..24 (numbered from that player's
 side) and then the bar gives one 1-bit per checker followed by a 0-bit.
 
-Match ID: a 66-bit key in 9 bytes (12 characters): cube log2 (4 bits), cube owner (2;
+Match ID (it carries neither the Jacoby rule nor beavers): a 66-bit key in 9 bytes (12 characters): cube log2 (4 bits), cube owner (2;
 3 = centred), player on roll (1), Crawford (1), game state (3), player to decide (1),
 double offered (1), resignation (2), the two dice (3 each), match length, then the
 scores of players 0 and 1 (15 bits each).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ._bits import BitReader, BitWriter, decode_base64_key, encode_base64_key
 from .errors import InvalidMatchStateError, InvalidNotationError, InvalidPositionError
@@ -26,7 +28,7 @@ _GAME_PLAYING = 1
 
 def _side_slots(position: Position) -> tuple[list[int], list[int]]:
     """(opponent's counts, mover's counts), each for points 1..24 of its own side then bar."""
-    slots = [position[i] for i in range(26)]
+    slots = np.frombuffer(position.to_bytes(), dtype=np.int8).tolist()
     mover = [slots[p] if slots[p] > 0 else 0 for p in range(1, 25)] + [slots[25]]
     opponent = [-slots[25 - p] if slots[25 - p] < 0 else 0 for p in range(1, 25)] + [-slots[0]]
     return opponent, mover
@@ -56,13 +58,15 @@ def decode_position_id(text: str) -> Position:
             while bit < _POSITION_KEY_BITS and (key >> bit) & 1:
                 count += 1
                 bit += 1
+            total += count
+            if total > NUM_CHECKERS:
+                raise InvalidPositionError(
+                    f"Position ID {text!r} gives the {side_name} more than 15 checkers; at most 15"
+                )
             if bit >= _POSITION_KEY_BITS:
-                raise InvalidPositionError(f"Position ID {text!r} runs out of bits: too many checkers")
+                raise InvalidNotationError(f"Position ID {text!r} ends before the last slot of the {side_name}")
             bit += 1  # the 0-bit closing the slot
             counts.append(count)
-            total += count
-        if total > NUM_CHECKERS:
-            raise InvalidPositionError(f"Position ID {text!r} gives the {side_name} {total} checkers; at most 15")
         sides.append(counts)
     if key >> bit:
         raise InvalidNotationError(f"Position ID {text!r} has bits set after the last slot")

@@ -73,6 +73,12 @@ class Match:
     def __repr__(self) -> str:
         return f"<Match to {self.length}: score {self.score}, game {len(self._games)}, {self.decision.value}>"
 
+    def _repr_svg_(self) -> str:
+        """The current game's board, so Jupyter shows a Match as a picture (svg.py)."""
+        from .svg import game_board
+
+        return game_board(self.game)
+
     # ----- changing the record ------------------------------------------------------
 
     def push(self, action: Action) -> None:

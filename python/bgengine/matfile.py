@@ -205,7 +205,8 @@ class _GameReader:
     def _score_line(self, line: _Line) -> None:
         found = _SCORE_LINE.match(line.text)
         if not found:
-            raise MatchFileError(line.number, f"expected a score line 'name : points   name : points', got {line.text!r}")
+            expected = "a score line 'name : points   name : points'"
+            raise MatchFileError(line.number, f"expected {expected}, got {line.text!r}")
         score = (int(found.group(2)), int(found.group(4)))
         if score != self.match.score:
             raise MatchFileError(
@@ -250,9 +251,7 @@ class _GameReader:
             raise MatchFileError(
                 line.number, f"{points} point(s) is not a resignation of 1, 2 or 3 times the cube ({cube})"
             )
-        if game.turn != 1 - player or game.decision not in (Decision.CUBE_OR_ROLL, Decision.ROLL):
-            raise MatchFileError(line.number, "a resignation is read only from the player on roll, before rolling")
-        self._push(line, Resign(GameResult(level)), "resignation")
+        self._push(line, Resign(GameResult(level), 1 - player), "resignation")
         self._push(line, Accept(), "resignation")
 
     def _push(self, line: _Line, action: Action, cell: str) -> None:
@@ -304,7 +303,7 @@ def _split_cells(line: _Line) -> list[tuple[int, str]]:
         raise MatchFileError(line.number, f"cannot read {body[: starts[0]].strip()!r}")
     if len(starts) > 2:
         raise MatchFileError(line.number, "more than two entries on one line")
-    cells = [body[start:end].strip() for start, end in zip(starts, [*starts[1:], len(body)])]
+    cells = [body[start:end].strip() for start, end in zip(starts, [*starts[1:], len(body)], strict=True)]
     if len(cells) == 2:
         return [(0, cells[0]), (1, cells[1])]
     return [(0 if body_start + starts[0] < _LEFT_LIMIT else 1, cells[0])]

@@ -43,16 +43,24 @@ def play_in_terminal(
     seed: int | None = None,
     dice: DiceSource | None = None,
     names: tuple[str, str] = ("You", "bgengine"),
+    game: Game | None = None,
     input: TextIO = sys.stdin,
     output: TextIO = sys.stdout,
 ) -> Game | Match:
     """Play a money game (``length`` 0) or a match against ``agent``; return the record.
 
-    ``human`` is the human's seat (0 or 1) and ``names`` are (human, agent). Stops
-    early, returning the unfinished record, on ``quit`` or the end of ``input``.
+    ``human`` is the human's seat (0 or 1) and ``names`` are (human, agent); ``game``
+    continues a game in progress instead of starting one. Stops early, returning the
+    unfinished record, on ``quit`` or the end of ``input``.
     """
+    if human not in (0, 1):
+        raise ValueError(f"the human's seat is 0 or 1, got {human!r}")
     seats = (names[0], names[1]) if human == 0 else (names[1], names[0])
-    record: Game | Match = Match(length, names=seats) if length else Game()
+    record: Game | Match
+    if game is not None:
+        record = game
+    else:
+        record = Match(length, names=seats) if length else Game()
     session = _Session(record, agent, human, dice if dice is not None else RandomDice(seed), names, input, output)
     try:
         session.run()

@@ -254,11 +254,23 @@ class Position:
         """
         return _move.legal_moves(self, dice).play(move)
 
+    # ----- notebooks ----------------------------------------------------------------
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, so Jupyter shows a Position as a board."""
+        from .svg import board
+
+        return board(self)
+
 
 def _board_bytes(board: Any) -> bytes:
     """26 int8 slots as bytes, refusing wrong shapes and values outside -15..15."""
     if isinstance(board, Position):
         return board._board
+    if isinstance(board, bytes):
+        if len(board) != NUM_SLOTS:
+            raise InvalidPositionError(f"a position has {NUM_SLOTS} slots, got {len(board)} bytes")
+        return board  # signed bytes; the core checks every slot's range
     try:
         array = np.asarray(board)
     except (TypeError, ValueError) as error:

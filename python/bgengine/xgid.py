@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from .errors import InvalidMatchStateError, InvalidNotationError
 from .match_state import FORMAT_MAX_CUBE, MatchState
 from .position import Position
@@ -108,7 +110,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
 def format_xgid(position: Position, match: MatchState) -> str:
     """The XGID of ``position`` (seen from the player on roll, ``match.on_roll``) with ``match``."""
     x_view = position if match.on_roll == 0 else position.flip()
-    board_text = "".join(_checker_char(x_view[i]) for i in range(26))
+    board_text = "".join(_checker_char(count) for count in np.asarray(x_view).tolist())
     owner_code = {None: 0, 0: 1, 1: -1}[match.cube_owner]
     if match.double_offered:
         dice = "D"

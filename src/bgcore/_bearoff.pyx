@@ -15,9 +15,12 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY, NAN
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
 from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board import board_problem
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
+from libc.stdlib cimport malloc, free
 
 cnp.import_array()
 
@@ -26,20 +29,27 @@ cdef enum:
     RACE_WIDTH = 192                # columns of a race distribution (rolls 0..191)
     PIP_BANK_WIDTH = 128            # rolls needed to move up to MAX_PIP_BANK pips
     MAX_PIP_BANK = NUM_CHECKERS * 25
+    MAX_BANK_DICE = 2 * NUM_CHECKERS   # dice demands beyond this are capped
+    DIE_REACH = 4                   # a checker x pips from its target wants ceil(x / 4) dice
 
 # The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
 cdef int ROLL_HIGH[NUM_ROLLS]
 cdef int ROLL_LOW[NUM_ROLLS]
-cdef double ROLL_WEIGHT[NUM_ROLLS]
+cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at the end
 
 cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
-# PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
-cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
+# BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
+# least m dice); BANK[d][0] is the pure pip bank.
+cdef double BANK[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]  # BANK[d][m][k] == 0 from here
+# Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
+# (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]
 
 
 cdef void init_constants() noexcept nogil:
-    cdef int n, k, i = 0, high, low, d, r, pips
+    cdef int n, k, i = 0, high, low
     for n in range(MAX_BINOM_N):
         for k in range(MAX_TABLE_POINTS + 2):
             if k == 0:
@@ -52,18 +62,41 @@ cdef void init_constants() noexcept nogil:
         for low in range(1, high + 1):
             ROLL_HIGH[i] = high
             ROLL_LOW[i] = low
-            ROLL_WEIGHT[i] = (1.0 if high == low else 2.0) / 36.0
+            ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    for d in range(MAX_PIP_BANK + 1):
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] = 0.0
-    PIP_BANK[0][0] = 1.0
-    for d in range(1, MAX_PIP_BANK + 1):
-        for r in range(NUM_ROLLS):
-            pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
-            for k in range(1, PIP_BANK_WIDTH):
-                PIP_BANK[d][k] += ROLL_WEIGHT[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
 
+
+cdef bint BANKS_READY = False
+
+
+cdef void init_banks() noexcept nogil:
+    """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
+    one checker, so outside checkers need at least a die each); exact renewal recursion."""
+    cdef int d, m, r, k, pips, dice
+    cdef double* row
+    cdef const double* source
+    for d in range(MAX_PIP_BANK + 1):
+        for m in range(MAX_BANK_DICE + 1):
+            row = BANK[d][m]
+            for k in range(PIP_BANK_WIDTH):
+                row[k] = 0.0
+            if d == 0 and m == 0:
+                row[0] = 1.0
+            else:
+                for r in range(NUM_ROLLS):
+                    dice = 4 if ROLL_HIGH[r] == ROLL_LOW[r] else 2
+                    pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * dice // 2
+                    source = BANK[d - pips if d > pips else 0][m - dice if m > dice else 0]
+                    for k in range(1, PIP_BANK_WIDTH):
+                        row[k] += ROLL_WAYS[r] * source[k - 1]
+                for k in range(PIP_BANK_WIDTH):
+                    row[k] /= 36.0
+            BANK_LENGTH[d][m] = 1
+            BANK_OVERSHOOT[d][m] = -max(d * 6.0 / 49.0, m * 3.0 / 7.0)
+            for k in range(PIP_BANK_WIDTH):
+                if row[k] != 0.0:
+                    BANK_LENGTH[d][m] = k + 1
+                BANK_OVERSHOOT[d][m] += k * row[k]
 
 init_constants()
 
@@ -103,10 +136,8 @@ cdef inline long long positions_up_to(int checkers, int points) noexcept nogil:
 
 cdef struct ChildScan:
     int points
-    int count                       # child ranks stored in ranks[0..count)
-    int most_dice_used              # doubles: the largest number of dice played so far
-    bint distinct                   # drop repeated children (else keep every sequence)
-    long long ranks[MAX_BEAROFF_CHILDREN]
+    int count                       # child ranks in ranks[0..count), all distinct
+    long long ranks[MAX_CHILDREN]
 
 
 cdef inline int highest_point(const int* counts, int points) noexcept nogil:
@@ -141,86 +172,27 @@ cdef inline void unmove_checker(int* counts, int point, int die) noexcept nogil:
         counts[point - die] -= 1
 
 
-cdef inline void keep_child(ChildScan* scan, const int* counts) noexcept nogil:
-    cdef long long rank = one_sided_rank(counts, scan.points)
-    cdef int i
-    if scan.distinct:
-        for i in range(scan.count):
-            if scan.ranks[i] == rank:
-                return
-    if scan.count < MAX_BEAROFF_CHILDREN:
-        scan.ranks[scan.count] = rank
+cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int roll,
+                                     checker_t* buffer) noexcept nogil:
+    """Ranks of the children of a one-sided position for one roll, from legal_children
+    (``buffer`` holds MAX_CHILDREN boards); the opponent has no checkers on the board."""
+    cdef checker_t board[NUM_SLOTS]
+    cdef int child_counts[MAX_TABLE_POINTS + 1]
+    cdef int p, i, n
+    for p in range(NUM_SLOTS):
+        board[p] = counts[p] if 1 <= p <= scan.points else 0
+    n = legal_children(board, ROLL_HIGH[roll], ROLL_LOW[roll], buffer, MAX_CHILDREN)
+    scan.count = 0
+    for i in range(n):
+        for p in range(1, scan.points + 1):
+            child_counts[p] = -buffer[i * NUM_SLOTS + NUM_SLOTS - 1 - p]
+        scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
         scan.count += 1
 
 
-cdef void scan_one_die(ChildScan* scan, int* counts, int die) noexcept nogil:
-    cdef int p
-    for p in range(1, scan.points + 1):
-        if can_move(counts, scan.points, p, die):
-            move_checker(counts, p, die)
-            keep_child(scan, counts)
-            unmove_checker(counts, p, die)
-
-
-cdef void scan_non_double(ChildScan* scan, int* counts, int high, int low) noexcept nogil:
-    """Both dice if possible (either order), else the larger die, else the smaller, else pass."""
-    cdef int order, first, second, p, q
-    for order in range(2):
-        first = high if order == 0 else low
-        second = low if order == 0 else high
-        for p in range(1, scan.points + 1):
-            if can_move(counts, scan.points, p, first):
-                move_checker(counts, p, first)
-                for q in range(1, scan.points + 1):
-                    if can_move(counts, scan.points, q, second):
-                        move_checker(counts, q, second)
-                        keep_child(scan, counts)
-                        unmove_checker(counts, q, second)
-                unmove_checker(counts, p, first)
-    if scan.count == 0:
-        scan_one_die(scan, counts, high)
-    if scan.count == 0:
-        scan_one_die(scan, counts, low)
-    if scan.count == 0:
-        keep_child(scan, counts)
-
-
-cdef void scan_double(ChildScan* scan, int* counts, int die, int dice_left,
-                      int top_source, int dice_used) noexcept nogil:
-    """As many of the four dice as possible; sources taken in non-increasing order.
-
-    Any legal sequence of equal dice can be reordered so that its sources never increase
-    and stays legal with the same result, so this ordering loses no child.
-    """
-    cdef int p
-    cdef bint moved = False
-    if dice_left > 0:
-        for p in range(top_source, 0, -1):
-            if can_move(counts, scan.points, p, die):
-                moved = True
-                move_checker(counts, p, die)
-                scan_double(scan, counts, die, dice_left - 1, p, dice_used + 1)
-                unmove_checker(counts, p, die)
-    if not moved:
-        if dice_used > scan.most_dice_used:
-            scan.most_dice_used = dice_used
-            scan.count = 0
-        if dice_used == scan.most_dice_used:
-            keep_child(scan, counts)
-
-
-cdef void scan_children(ChildScan* scan, int* counts, int roll) noexcept nogil:
-    """Fill scan.ranks with the children of one side's position for roll number ``roll``."""
-    scan.count = 0
-    scan.most_dice_used = -1
-    if ROLL_HIGH[roll] == ROLL_LOW[roll]:
-        scan_double(scan, counts, ROLL_HIGH[roll], 4, scan.points, 0)
-    else:
-        scan_non_double(scan, counts, ROLL_HIGH[roll], ROLL_LOW[roll])
-
-
 def bearoff_children(counts, int die1, int die2):
-    """Sorted distinct ranks of the children of a one-sided position (len(counts) points)."""
+    """Sorted ranks of the children of a one-sided position (len(counts) points), from
+    legal_children."""
     cdef int points = len(counts)
     if not 1 <= points <= MAX_TABLE_POINTS:
         raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
@@ -228,15 +200,29 @@ def bearoff_children(counts, int die1, int die2):
         raise ValueError(f"dice are 1..6, got {die1} and {die2}")
     cdef int c[MAX_TABLE_POINTS + 1]
     _checked_counts(counts, points, c)
+    if sum(counts) == 0:
+        raise ValueError("a side without checkers has no moves")
+    cdef int roll = roll_number(die1, die2)
+    cdef ChildScan* scan = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    try:
+        if scan == NULL or buffer == NULL:
+            raise MemoryError()
+        scan.points = points
+        scan_children_with_movegen(scan, c, roll, buffer)
+        return sorted(scan.ranks[i] for i in range(scan.count))
+    finally:
+        free(scan)
+        free(buffer)
+
+
+cdef int roll_number(int die1, int die2) noexcept nogil:
+    """Index of a roll among the 21 (larger die first)."""
     cdef int roll
     for roll in range(NUM_ROLLS):
         if ROLL_HIGH[roll] == max(die1, die2) and ROLL_LOW[roll] == min(die1, die2):
-            break
-    cdef ChildScan scan
-    scan.points = points
-    scan.distinct = True
-    scan_children(&scan, c, roll)
-    return sorted(scan.ranks[i] for i in range(scan.count))
+            return roll
+    return -1
 
 
 cdef void _checked_counts(counts, int points, int* out) except *:
@@ -282,70 +268,205 @@ def one_sided_size(int checkers, int points):
 
 # ----- one-sided build ----------------------------------------------------------------
 
-cdef void build_one_sided_ranks(long long start, long long stop, int points, int width,
-                                double* rolls, int* last_column, double* expected,
-                                double* first_off, double* first_expected,
-                                long long full_start) noexcept nogil:
-    """Rows start..stop-1: play minimising expected rolls (to finish, and to the first off)."""
-    cdef ChildScan scan
-    cdef int counts[MAX_TABLE_POINTS + 1]
-    cdef long long rank, child, best, best_first
-    cdef int roll, i, k, last
-    cdef double best_value, best_first_value, value, weight, mean, first_mean
-    cdef double* row
-    cdef double* source
-    scan.points = points
-    scan.distinct = False
-    for rank in range(start, stop):
-        row = rolls + rank * width
+cdef enum:
+    MAX_STEPS = 4                   # single-die steps of a roll (doubles)
+
+
+cdef struct OneSidedBuild:
+    int points
+    int width
+    long long full_start            # first rank with all 15 checkers on the board
+    double* rolls                   # size x width
+    int* last_column                # last non-zero column of each rolls row
+    double* expected
+    double* first_off               # (size - full_start) x width
+    double* first_expected
+    # Where the best k single steps of die d lead from each rank (k = 1..4): least
+    # expected rolls to finish, and (15-checker ranks) to the first checker off.
+    int* step_child                 # size x 6 x 4
+    int* first_step_child           # (size - full_start) x 6 x 4
+    checker_t* movegen_buffer       # not NULL: take each roll's children from legal_children
+
+
+cdef inline long long step_index(long long rank, int die, int steps) noexcept nogil:
+    return (rank * 6 + die - 1) * MAX_STEPS + steps - 1
+
+
+cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int steps,
+                            double* value, long long* child, double* first_value,
+                            long long* first_child) noexcept nogil:
+    """The best k-step results of die ``die`` from ``rank`` (k = 0: the rank itself)."""
+    if steps == 0:
+        value[0] = b.expected[rank]
+        child[0] = rank
+    else:
+        child[0] = b.step_child[step_index(rank, die, steps)]
+        value[0] = b.expected[child[0]]
+    if rank < b.full_start:            # a checker is already off
+        first_value[0] = 0.0
+        first_child[0] = rank
+    elif steps == 0:
+        first_value[0] = b.first_expected[rank - b.full_start]
+        first_child[0] = rank
+    else:
+        first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
+        first_value[0] = (b.first_expected[first_child[0] - b.full_start]
+                          if first_child[0] >= b.full_start else 0.0)
+
+
+cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
+    """Rank of the position after a checker on ``point`` plays ``die`` (a legal step)."""
+    move_checker(counts, point, die)
+    cdef long long rank = one_sided_rank(counts, points)
+    unmove_checker(counts, point, die)
+    return rank
+
+
+cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept nogil:
+    """Fill the step tables of ``rank`` from those of the ranks one step below it.
+
+    Without checkers nothing moves (every result is the empty position); otherwise a
+    single die always has a legal move, so k steps = one step, then the best k - 1 steps.
+    """
+    cdef int die, steps, p
+    cdef long long after, index, child, first_child
+    cdef double value, first_value
+    cdef double best[MAX_STEPS]
+    cdef double first_best[MAX_STEPS]
+    for die in range(1, 7):
+        for steps in range(MAX_STEPS):
+            best[steps] = first_best[steps] = INFINITY
+            b.step_child[step_index(rank, die, steps + 1)] = rank
         if rank == 0:
-            row[0] = 1.0
-            last_column[0] = 0
-            expected[0] = 0.0
             continue
-        one_sided_unrank(rank, points, counts)
-        mean = 1.0
-        first_mean = 1.0
-        last = 0
-        for roll in range(NUM_ROLLS):
-            scan_children(&scan, counts, roll)
-            weight = ROLL_WEIGHT[roll]
-            best = scan.ranks[0]
-            best_value = INFINITY
-            best_first = -1
-            best_first_value = INFINITY
-            for i in range(scan.count):
-                child = scan.ranks[i]
-                value = expected[child]
+        for p in range(1, b.points + 1):
+            if not can_move(counts, b.points, p, die):
+                continue
+            after = rank_after_step(counts, b.points, p, die)
+            for steps in range(1, MAX_STEPS + 1):
+                best_steps(b, after, die, steps - 1, &value, &child, &first_value, &first_child)
+                index = step_index(rank, die, steps)
+                if value < best[steps - 1]:
+                    best[steps - 1] = value
+                    b.step_child[index] = child
+                if rank >= b.full_start and first_value < first_best[steps - 1]:
+                    first_best[steps - 1] = first_value
+                    index = step_index(rank - b.full_start, die, steps)
+                    b.first_step_child[index] = first_child
+
+
+cdef void best_children_by_steps(OneSidedBuild* b, int* counts, long long rank,
+                                 long long* best, long long* first_best) noexcept nogil:
+    """Per roll, the child with the least expected rolls (and to the first checker off):
+    doubles are four steps of one die; other rolls one step of either die, then one of
+    the other (both dice can always be played until the last checker is off)."""
+    cdef int roll, order, first, second, p
+    cdef long long after, child, first_child
+    cdef double value, first_value, best_value, first_best_value
+    for roll in range(NUM_ROLLS):
+        if ROLL_HIGH[roll] == ROLL_LOW[roll]:
+            best_steps(b, rank, ROLL_HIGH[roll], MAX_STEPS, &value, &best[roll],
+                       &first_value, &first_best[roll])
+            continue
+        best_value = first_best_value = INFINITY
+        for order in range(2):
+            first = ROLL_HIGH[roll] if order == 0 else ROLL_LOW[roll]
+            second = ROLL_LOW[roll] if order == 0 else ROLL_HIGH[roll]
+            for p in range(1, b.points + 1):
+                if not can_move(counts, b.points, p, first):
+                    continue
+                after = rank_after_step(counts, b.points, p, first)
+                best_steps(b, after, second, 1, &value, &child, &first_value, &first_child)
                 if value < best_value:
                     best_value = value
-                    best = child
-                if rank >= full_start:
-                    value = first_expected[child - full_start] if child >= full_start else 0.0
-                    if value < best_first_value:
-                        best_first_value = value
-                        best_first = child
-            mean += weight * best_value
-            source = rolls + best * width
-            for k in range(last_column[best] + 1):
-                row[k + 1] += weight * source[k]
-            if last_column[best] + 1 > last:
-                last = last_column[best] + 1
-            if rank >= full_start:
-                first_mean += weight * best_first_value
-                if best_first >= full_start:
-                    source = first_off + (best_first - full_start) * width
-                    for k in range(width - 1):
-                        first_off[(rank - full_start) * width + k + 1] += weight * source[k]
-                else:
-                    first_off[(rank - full_start) * width + 1] += weight
-        expected[rank] = mean
-        last_column[rank] = last
-        if rank >= full_start:
-            first_expected[rank - full_start] = first_mean
+                    best[roll] = child
+                if first_value < first_best_value:
+                    first_best_value = first_value
+                    first_best[roll] = first_child
 
 
-def build_one_sided(int points=HOME_POINTS, progress=None):
+cdef void best_children_by_movegen(OneSidedBuild* b, int* counts, long long* best,
+                                   long long* first_best) noexcept nogil:
+    """The same choice among each roll's children from legal_children (the reference)."""
+    cdef ChildScan scan
+    cdef int roll, i
+    cdef long long child
+    cdef double value, best_value, first_best_value
+    scan.points = b.points
+    for roll in range(NUM_ROLLS):
+        scan_children_with_movegen(&scan, counts, roll, b.movegen_buffer)
+        best_value = first_best_value = INFINITY
+        for i in range(scan.count):
+            child = scan.ranks[i]
+            if b.expected[child] < best_value:
+                best_value = b.expected[child]
+                best[roll] = child
+            value = b.first_expected[child - b.full_start] if child >= b.full_start else 0.0
+            if value < first_best_value:
+                first_best_value = value
+                first_best[roll] = child
+
+
+cdef void record_distributions(OneSidedBuild* b, long long rank, const long long* best,
+                               const long long* first_best) noexcept nogil:
+    """Rows of ``rank`` from the rows of the chosen children: one roll more."""
+    cdef double* row = b.rolls + rank * b.width
+    cdef double* first_row = b.first_off + (rank - b.full_start) * b.width
+    cdef const double* source
+    cdef double weight, mean = 0.0, first_mean = 0.0
+    cdef int roll, k, last = 0
+    cdef long long child
+    for roll in range(NUM_ROLLS):
+        weight = ROLL_WAYS[roll]
+        child = best[roll]
+        mean += weight * b.expected[child]
+        source = b.rolls + child * b.width
+        for k in range(b.last_column[child] + 1):
+            row[k + 1] += weight * source[k]
+        last = max(last, b.last_column[child] + 1)
+        if rank >= b.full_start:
+            child = first_best[roll]
+            if child >= b.full_start:
+                first_mean += weight * b.first_expected[child - b.full_start]
+                source = b.first_off + (child - b.full_start) * b.width
+                for k in range(b.width - 1):
+                    first_row[k + 1] += weight * source[k]
+            else:
+                first_row[1] += weight
+    b.expected[rank] = 1.0 + mean / 36.0
+    b.last_column[rank] = last
+    for k in range(1, last + 1):
+        row[k] /= 36.0
+    if rank >= b.full_start:
+        b.first_expected[rank - b.full_start] = 1.0 + first_mean / 36.0
+        for k in range(1, b.width):
+            first_row[k] /= 36.0
+
+
+cdef void build_one_sided_ranks(OneSidedBuild* b, long long start, long long stop) noexcept nogil:
+    """Rows start..stop-1, every roll played to minimise the expected rolls (to finish, and
+    separately to the first checker off); lower ranks must be done."""
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef long long best[NUM_ROLLS]
+    cdef long long first_best[NUM_ROLLS]
+    cdef long long rank
+    for rank in range(start, stop):
+        one_sided_unrank(rank, b.points, counts)
+        if b.movegen_buffer == NULL:
+            record_steps(b, counts, rank)
+        if rank == 0:
+            b.rolls[0] = 1.0
+            b.last_column[0] = 0
+            b.expected[0] = 0.0
+            continue
+        if b.movegen_buffer == NULL:
+            best_children_by_steps(b, counts, rank, best, first_best)
+        else:
+            best_children_by_movegen(b, counts, best, first_best)
+        record_distributions(b, rank, best, first_best)
+
+
+def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=False):
     """One-sided table on ``points`` points: (rolls, expected, first_off, first_expected).
 
     rolls[r, k] = P(all checkers of position r off in exactly k rolls), play minimising
@@ -365,20 +486,42 @@ def build_one_sided(int points=HOME_POINTS, progress=None):
     expected = np.zeros(size, dtype=np.float64)
     first_expected = np.zeros(size - full_start, dtype=np.float64)
     last_column = np.zeros(size, dtype=np.intc)
+    steps = 1 if through_movegen else 6 * MAX_STEPS
+    step_child = np.empty(size * steps, dtype=np.intc)
+    first_step_child = np.empty((size - full_start) * steps, dtype=np.intc)
     cdef double[:, ::1] rolls_view = rolls
     cdef double[:, ::1] first_view = first_off
     cdef double[::1] expected_view = expected
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
+    cdef int[::1] step_child_view = step_child
+    cdef int[::1] first_step_child_view = first_step_child
+    cdef OneSidedBuild build
+    build.points = points
+    build.width = width
+    build.full_start = full_start
+    build.rolls = &rolls_view[0, 0]
+    build.last_column = &last_view[0]
+    build.expected = &expected_view[0]
+    build.first_off = &first_view[0, 0]
+    build.first_expected = &first_expected_view[0]
+    build.step_child = &step_child_view[0]
+    build.first_step_child = &first_step_child_view[0]
+    build.movegen_buffer = NULL
     cdef long long block = 1 << 15, start, stop
-    for start in range(0, size, block):
-        stop = min(size, start + block)
-        with nogil:
-            build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
-                                  &expected_view[0], &first_view[0, 0], &first_expected_view[0],
-                                  full_start)
-        if progress is not None:
-            progress(int(stop), int(size))
+    if through_movegen:
+        build.movegen_buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+        if build.movegen_buffer == NULL:
+            raise MemoryError()
+    try:
+        for start in range(0, size, block):
+            stop = min(size, start + block)
+            with nogil:
+                build_one_sided_ranks(&build, start, stop)
+            if progress is not None:
+                progress(int(stop), int(size))
+    finally:
+        free(build.movegen_buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
@@ -392,70 +535,77 @@ cdef inline int turn_over(int cube_state) noexcept nogil:
     return 0 if cube_state == 0 else 3 - cube_state
 
 
+cdef enum:
+    PAIR_VALUES = 4                 # per pair while building: P(win), then cube states 0, 1, 2
+
+
 cdef void build_two_sided_pair(long long mover, long long opponent, long long size,
                                const long long* child_start, const long long* children,
-                               double* win, double* cube) noexcept nogil:
+                               double* values) noexcept nogil:
     """Cubeless P(win) and the three cubeful equities of one pair (mover on roll).
 
-    cube[s] per unit cube, mover's view: s = 0 centred, 1 mover owns, 2 opponent owns.
-    The mover plays each roll to maximise the quantity being computed.
+    values[pair * 4 + 1 + s] per unit cube, mover's view: s = 0 centred, 1 mover owns,
+    2 opponent owns. The mover plays each roll to maximise the quantity being computed.
+    A pair's four values sit together so that a reply is one cache line.
     """
-    cdef long long area = size * size, child, pair = mover * size + opponent
-    cdef long long reply
+    cdef long long child, roll_start = mover * NUM_ROLLS
+    cdef const double* reply
+    cdef double* pair = values + (mover * size + opponent) * PAIR_VALUES
     cdef int roll, i, s
-    cdef double best_win, value, weight, total_win = 0.0
-    cdef double best[3]
-    cdef double total[3]
-    total[0] = total[1] = total[2] = 0.0
+    cdef double value, weight
+    cdef double best[PAIR_VALUES]
+    cdef double total[PAIR_VALUES]
+    for s in range(PAIR_VALUES):
+        total[s] = 0.0
     for roll in range(NUM_ROLLS):
-        weight = ROLL_WEIGHT[roll]
-        best_win = -1.0
-        best[0] = best[1] = best[2] = -INFINITY
-        for i in range(child_start[mover * NUM_ROLLS + roll], child_start[mover * NUM_ROLLS + roll + 1]):
+        weight = ROLL_WAYS[roll]
+        for s in range(PAIR_VALUES):
+            best[s] = -INFINITY
+        for i in range(child_start[roll_start + roll], child_start[roll_start + roll + 1]):
             child = children[i]
             if child == 0:
-                best_win = 1.0
-                best[0] = best[1] = best[2] = 1.0
+                for s in range(PAIR_VALUES):
+                    best[s] = 1.0
                 break
-            reply = opponent * size + child
-            value = 1.0 - win[reply]
-            if value > best_win:
-                best_win = value
+            reply = values + (opponent * size + child) * PAIR_VALUES
+            best[0] = max(best[0], 1.0 - reply[0])
             for s in range(3):
-                value = -cube[turn_over(s) * area + reply]
-                if value > best[s]:
-                    best[s] = value
-        total_win += weight * best_win
-        for s in range(3):
+                value = -reply[1 + turn_over(s)]
+                if value > best[1 + s]:
+                    best[1 + s] = value
+        for s in range(PAIR_VALUES):
             total[s] += weight * best[s]
-    win[pair] = total_win
+    for s in range(PAIR_VALUES):
+        total[s] /= 36.0
     # After a double and take the opponent owns a cube of twice the value.
-    cdef double double_value = min(1.0, 2.0 * total[2])
-    cube[2 * area + pair] = total[2]
-    cube[pair] = max(total[0], double_value)
-    cube[area + pair] = max(total[1], double_value)
+    cdef double double_value = min(1.0, 2.0 * total[3])
+    pair[0] = total[0]
+    pair[1] = max(total[1], double_value)
+    pair[2] = max(total[2], double_value)
+    pair[3] = total[3]
 
 
 cdef void build_two_sided_all(long long size, const long long* child_start,
-                              const long long* children, double* win, double* cube) noexcept nogil:
+                              const long long* children, double* values) noexcept nogil:
     """Every pair in an order where each reply (opponent, child) is already known.
 
     A pair (a, b) needs (b, c) with c < a; layer m computes (m, b<m), (m, m), (a<m, m).
     """
-    cdef long long m, other, area = size * size
+    cdef long long m, other
     cdef int s
     for other in range(1, size):
-        win[other] = 1.0                    # mover has no checkers left: already won
-        win[other * size] = 0.0             # opponent has none left: mover lost
-        for s in range(3):
-            cube[s * area + other] = 1.0
-            cube[s * area + other * size] = -1.0
+        # The mover has no checkers left: he has won; the opponent has none: he has lost.
+        values[other * PAIR_VALUES] = 1.0
+        values[other * size * PAIR_VALUES] = 0.0
+        for s in range(1, PAIR_VALUES):
+            values[other * PAIR_VALUES + s] = 1.0
+            values[other * size * PAIR_VALUES + s] = -1.0
     for m in range(1, size):
         for other in range(1, m):
-            build_two_sided_pair(m, other, size, child_start, children, win, cube)
-        build_two_sided_pair(m, m, size, child_start, children, win, cube)
+            build_two_sided_pair(m, other, size, child_start, children, values)
+        build_two_sided_pair(m, m, size, child_start, children, values)
         for other in range(1, m):
-            build_two_sided_pair(other, m, size, child_start, children, win, cube)
+            build_two_sided_pair(other, m, size, child_start, children, values)
 
 
 def build_two_sided(int max_checkers=6):
@@ -475,26 +625,29 @@ def build_two_sided(int max_checkers=6):
     cdef int counts[MAX_TABLE_POINTS + 1]
     cdef long long rank
     cdef int roll, total = 0
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    if buffer == NULL:
+        raise MemoryError()
     scan.points = HOME_POINTS
-    scan.distinct = True
-    for rank in range(size):
-        one_sided_unrank(rank, HOME_POINTS, counts)
-        for roll in range(NUM_ROLLS):
-            if rank:
-                scan_children(&scan, counts, roll)
+    try:
+        for rank in range(1, size):
+            one_sided_unrank(rank, HOME_POINTS, counts)
+            for roll in range(NUM_ROLLS):
+                scan_children_with_movegen(&scan, counts, roll, buffer)
                 child_lists.append(np.array([scan.ranks[i] for i in range(scan.count)], dtype=np.int64))
                 total += scan.count
-            starts[rank * NUM_ROLLS + roll + 1] = total
+                starts[rank * NUM_ROLLS + roll + 1] = total
+    finally:
+        free(buffer)
     children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
-    win = np.zeros((size, size), dtype=np.float64)
-    cubeful = np.zeros((3, size, size), dtype=np.float64)
+    values = np.zeros((size, size, PAIR_VALUES), dtype=np.float64)
     cdef long long[::1] starts_view = starts
     cdef long long[::1] children_view = children
-    cdef double[:, ::1] win_view = win
-    cdef double[:, :, ::1] cube_view = cubeful
+    cdef double[:, :, ::1] values_view = values
     with nogil:
-        build_two_sided_all(size, &starts_view[0], &children_view[0], &win_view[0, 0],
-                            &cube_view[0, 0, 0])
+        build_two_sided_all(size, &starts_view[0], &children_view[0], &values_view[0, 0, 0])
+    win = np.ascontiguousarray(values[:, :, 0])
+    cubeful = np.ascontiguousarray(np.moveaxis(values[:, :, 1:], 2, 0))
     return win, cubeful
 
 
@@ -514,6 +667,7 @@ cdef struct TwoSidedTable:
     int max_checkers
     long long size
     const double* win
+    const double* cubeful           # 3 x size x size: centred, mover owns, opponent owns
 
 cdef OneSidedTable HOME_TABLE
 cdef OneSidedTable WIDE_TABLE
@@ -551,7 +705,11 @@ def install_one_sided(int points, rolls, expected, first_off):
     table.rolls = &rolls_view[0, 0]
     table.expected = &expected_view[0]
     table.first_off = &first_view[0, 0]
-    global HOME_TABLE, WIDE_TABLE
+    global HOME_TABLE, WIDE_TABLE, BANKS_READY
+    if not BANKS_READY:             # 6 MB of race tables, computed once, on first use
+        with nogil:
+            init_banks()
+        BANKS_READY = True
     _KEEP_ALIVE[("one-sided", points == HOME_POINTS)] = (rolls, expected, first_off)
     if points == HOME_POINTS:
         HOME_TABLE = table
@@ -559,19 +717,22 @@ def install_one_sided(int points, rolls, expected, first_off):
         WIDE_TABLE = table
 
 
-def install_two_sided(int max_checkers, win):
-    """Make a two-sided cubeless table (from build_two_sided) the one lookups read."""
+def install_two_sided(int max_checkers, win, cubeful):
+    """Make a two-sided table (win, cubeful from build_two_sided) the one lookups read."""
     if not 1 <= max_checkers <= NUM_CHECKERS - 1:
         raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
     cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
     win = _checked_table(win, "win", 2, size)
-    if win.shape[1] != size:
-        raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
+    cubeful = _checked_table(cubeful, "cubeful", 3, 3)
+    if win.shape[1] != size or cubeful.shape[1:] != (size, size):
+        raise ValueError(f"tables must be {size} x {size} and 3 x {size} x {size}")
     cdef const double[:, ::1] win_view = win
+    cdef const double[:, :, ::1] cube_view = cubeful
     global TWO_SIDED
-    _KEEP_ALIVE["two-sided"] = win
+    _KEEP_ALIVE["two-sided"] = (win, cubeful)
     TWO_SIDED.size = size
     TWO_SIDED.win = &win_view[0, 0]
+    TWO_SIDED.cubeful = &cube_view[0, 0, 0]
     TWO_SIDED.max_checkers = max_checkers
 
 
@@ -632,47 +793,86 @@ cdef void read_sides(const checker_t* board, SideCounts* mover, SideCounts* oppo
             opponent.highest = p
 
 
-cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+cdef long long two_sided_pair(const checker_t* board) noexcept nogil:
+    """Index a * size + b of the board in the installed two-sided table, or -1."""
     cdef SideCounts mover, opponent
     if TWO_SIDED.max_checkers == 0:
-        return -1.0
+        return -1
     read_sides(board, &mover, &opponent)
     if (mover.highest > HOME_POINTS or opponent.highest > HOME_POINTS
             or mover.on_board > TWO_SIDED.max_checkers or opponent.on_board > TWO_SIDED.max_checkers
             or mover.on_board == 0 or opponent.on_board == 0):
-        return -1.0
-    cdef long long a = one_sided_rank(mover.counts, HOME_POINTS)
-    cdef long long b = one_sided_rank(opponent.counts, HOME_POINTS)
-    return TWO_SIDED.win[a * TWO_SIDED.size + b]
+        return -1
+    return (one_sided_rank(mover.counts, HOME_POINTS) * TWO_SIDED.size
+            + one_sided_rank(opponent.counts, HOME_POINTS))
 
 
-cdef void convolve(const double* a, int a_width, const double* b, int b_width,
-                   double* out) noexcept nogil:
-    """out = distribution of the sum of two independent roll counts (out has RACE_WIDTH)."""
+cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    return -1.0 if pair < 0 else TWO_SIDED.win[pair]
+
+
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    if pair < 0 or not 0 <= owner <= 2:
+        return -2.0
+    return TWO_SIDED.cubeful[owner * TWO_SIDED.size * TWO_SIDED.size + pair]
+
+
+cdef struct Distribution:
+    double p[RACE_WIDTH]            # p[k] = P(exactly k rolls); zero from `length` on
+    int length
+
+
+cdef void convolve(const double* a, int a_length, const double* b, int b_length,
+                   Distribution* out) noexcept nogil:
+    """out = distribution of the sum of two independent roll counts."""
     cdef int i, j
-    for i in range(RACE_WIDTH):
-        out[i] = 0.0
-    for i in range(a_width):
+    out.length = min(RACE_WIDTH, a_length + b_length - 1)
+    for i in range(out.length):
+        out.p[i] = 0.0
+    for i in range(a_length):
         if a[i] != 0.0:
-            for j in range(b_width):
-                out[i + j] += a[i] * b[j]
+            for j in range(min(b_length, RACE_WIDTH - i)):
+                out.p[i + j] += a[i] * b[j]
 
 
-cdef void point_mass_at_zero(double* out) noexcept nogil:
-    cdef int i
-    out[0] = 1.0
-    for i in range(1, RACE_WIDTH):
-        out[i] = 0.0
+cdef void credit_overshoot(Distribution* distribution, int pips, int dice) noexcept nogil:
+    """Give back what the bank BANK[pips][dice] spends on its last roll's unused part:
+    with probability q (that part, in rolls) one roll less, so that bringing the checkers
+    in costs its fair share of rolls on average, the rest of the last roll being played
+    in the home board."""
+    cdef double q = BANK_OVERSHOOT[pips][dice]
+    cdef int k
+    if q <= 0.0:
+        return
+    if q > 1.0:
+        q = 1.0
+    for k in range(distribution.length - 1):
+        distribution.p[k] = (1.0 - q) * distribution.p[k] + q * distribution.p[k + 1]
+    distribution.p[distribution.length - 1] *= 1.0 - q
 
 
-cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
-                            double* escape) noexcept nogil:
+cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
+    out.p[0] = 1.0
+    out.length = 1
+
+
+cdef inline int dice_wanted(int distance) noexcept nogil:
+    """Dice a checker ``distance`` pips from its target typically takes: dice are not
+    shared between checkers, and small dice rarely bring a far checker in at once."""
+    return (distance + DIE_REACH - 1) // DIE_REACH
+
+
+cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
+                            Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
     (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
 
     Exact from a one-sided table when every checker is on its points; otherwise the
     checkers beyond are stacked on the table's top point and the pips they still need to
-    get there are run off as a pip bank first (the approximation documented in docs).
+    get there are run off as a pip bank first, its overshoot credited back (the
+    approximation documented in docs/bearoff.md).
     """
     cdef const OneSidedTable* table = &HOME_TABLE
     if WIDE_TABLE.points and side.highest > HOME_POINTS:
@@ -681,43 +881,49 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
         return -1
     cdef int p
     cdef int stacked[MAX_TABLE_POINTS + 1]
-    cdef int bank = 0, escape_bank = 0
+    cdef int bank = 0, outside = 0, escape_bank = 0, escaping = 0
     cdef double certain = 1.0
     for p in range(table.points + 1):
         stacked[p] = side.counts[p]
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
+        outside += side.counts[p] * dice_wanted(p - table.points)
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
+            escaping += side.counts[p] * dice_wanted(p - 3 * HOME_POINTS)
+    outside = min(outside, MAX_BANK_DICE)
+    escaping = min(escaping, MAX_BANK_DICE)
     cdef long long rank = one_sided_rank(stacked, table.points)
-    convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
+    convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
+             table.width, rolls)
+    credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
+        # No checker comes off before all are home; every outside checker needs dice.
+        convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
-        convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
+        credit_overshoot(first, bank, outside)
+        convolve(BANK[escape_bank][escaping], BANK_LENGTH[escape_bank][escaping],
+                 &certain, 1, escape)
     else:
         point_mass_at_zero(first)
         point_mass_at_zero(escape)
     return 0
 
 
-cdef void survival(const double* distribution, double* at_least) noexcept nogil:
-    """at_least[i] = P(count >= i) for i in 0..RACE_WIDTH (one extra entry, 0)."""
-    cdef int i
-    at_least[RACE_WIDTH] = 0.0
-    for i in range(RACE_WIDTH - 1, -1, -1):
-        at_least[i] = at_least[i + 1] + distribution[i]
-
-
-cdef double first_finisher_chance(const double* finisher, const double* other_at_least,
+cdef double first_finisher_chance(const Distribution* finisher, const Distribution* other,
                                   int shift) noexcept nogil:
-    """Σ_i finisher[i] × P(other count >= i + shift)."""
-    cdef double total = 0.0
+    """Σ_i finisher[i] × P(other count >= i + shift): the finisher is done first."""
+    cdef double total = 0.0, at_least = 0.0
     cdef int i
-    for i in range(RACE_WIDTH - shift):
-        total += finisher[i] * other_at_least[i + shift]
+    # Walk i downwards, accumulating P(other >= i + shift) as we go.
+    for i in range(other.length - 1, finisher.length - 1 + shift, -1):
+        at_least += other.p[i]
+    for i in range(finisher.length - 1, -1, -1):
+        if i + shift < other.length:
+            at_least += other.p[i + shift]
+        total += finisher.p[i] * at_least
     return total
 
 
@@ -750,32 +956,25 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         return 0
     cdef double exact = two_sided_win_probability(board)
     if exact >= 0.0:
-        out[0] = exact
+        out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
-    cdef double mover_rolls[RACE_WIDTH]
-    cdef double mover_first[RACE_WIDTH]
-    cdef double mover_escape[RACE_WIDTH]
-    cdef double opponent_rolls[RACE_WIDTH]
-    cdef double opponent_first[RACE_WIDTH]
-    cdef double opponent_escape[RACE_WIDTH]
-    cdef double at_least[RACE_WIDTH + 1]
-    if side_distributions(&mover, mover_rolls, mover_first, mover_escape) < 0:
+    cdef Distribution mover_rolls, mover_first, mover_escape
+    cdef Distribution opponent_rolls, opponent_first, opponent_escape
+    if side_distributions(&mover, &mover_rolls, &mover_first, &mover_escape) < 0:
         return -1
-    if side_distributions(&opponent, opponent_rolls, opponent_first, opponent_escape) < 0:
+    if side_distributions(&opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return -1
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
-    survival(opponent_rolls, at_least)
-    cdef double win = first_finisher_chance(mover_rolls, at_least, 0)
-    survival(opponent_first, at_least)
-    cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(opponent_escape, at_least)
-    cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(mover_first, at_least)
-    cdef double lose_gammon = min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1))
-    survival(mover_escape, at_least)
-    cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
+    cdef double win_gammon = 0.0, win_backgammon = 0.0, lose_gammon = 0.0, lose_backgammon = 0.0
+    if opponent.on_board == NUM_CHECKERS:
+        win_gammon = min(win, first_finisher_chance(&mover_rolls, &opponent_first, 0))
+        win_backgammon = min(win_gammon, first_finisher_chance(&mover_rolls, &opponent_escape, 0))
+    if mover.on_board == NUM_CHECKERS:
+        lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(&opponent_rolls, &mover_first, 1)))
+        lose_backgammon = min(lose_gammon, first_finisher_chance(&opponent_rolls, &mover_escape, 1))
     out[0] = win
     out[1] = win_gammon
     out[2] = win_backgammon
@@ -786,15 +985,39 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
 
 # ----- Python-facing lookups ----------------------------------------------------------
 
+cdef int check_boards(const checker_t* boards, Py_ssize_t count) except -1:
+    """ValueError unless each of ``count`` boards is a possible position (trust no input)."""
+    cdef Py_ssize_t row
+    cdef int slot
+    for row in range(count):
+        for slot in range(NUM_SLOTS):
+            if not -NUM_CHECKERS <= boards[row * NUM_SLOTS + slot] <= NUM_CHECKERS:
+                raise ValueError(f"board {row}: slot {slot} holds more than 15 checkers")
+        if board_problem_code(boards + row * NUM_SLOTS) != 0:
+            problem = board_problem(bytes((<const char*>(boards + row * NUM_SLOTS))[:NUM_SLOTS]))
+            raise ValueError(f"board {row}: {problem}")
+    return 0
+
+
+cdef const checker_t* checked_board(bytes board) except NULL:
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    check_boards(b, 1)
+    return b
+
+
 def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before the roll).
 
     Returns a bool array: False where a board has contact, or no table is installed
-    (its row is then NaN). Boards must be valid positions (checked by the caller).
+    (its row is then NaN). Impossible boards raise ValueError.
     """
     if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
         raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
     cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
     ok = np.zeros(n, dtype=np.bool_)
     cdef cnp.npy_bool[::1] ok_view = ok
     cdef int k
@@ -808,25 +1031,61 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     return ok
 
 
-def two_sided_win(bytes board):
-    """Exact cubeless P(player on roll wins) from the two-sided table, or None if not in it."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef double value = two_sided_win_probability(<const checker_t*><const char*>board)
-    return None if value < 0 else value
+def two_sided_lookup(bytes board):
+    """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
+    player on roll's view; None when the board is not in it."""
+    cdef const checker_t* b = checked_board(board)
+    cdef double win = two_sided_win_probability(b)
+    if win < 0:
+        return None
+    return (win, two_sided_cubeful_equity(b, 0), two_sided_cubeful_equity(b, 1),
+            two_sided_cubeful_equity(b, 2))
 
 
 def side_roll_distributions(bytes board, bint mover_side):
     """(rolls, first_off, escape) distributions of one side of a non-contact board, as used
     by the race evaluation; None when no one-sided table is installed."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = checked_board(board)
     cdef SideCounts mover, opponent
-    read_sides(<const checker_t*><const char*>board, &mover, &opponent)
-    rolls = np.zeros(RACE_WIDTH)
-    first = np.zeros(RACE_WIDTH)
-    escape = np.zeros(RACE_WIDTH)
-    cdef double[::1] r = rolls, f = first, e = escape
-    if side_distributions(&mover if mover_side else &opponent, &r[0], &f[0], &e[0]) < 0:
+    cdef Distribution rolls, first, escape
+    read_sides(b, &mover, &opponent)
+    if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
-    return rolls, first, escape
+    return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
+
+
+def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
+    """Expected rolls to bear off of one side of each race board (as the race evaluation
+    models them): the player on roll's, or the opponent's when ``opponent_side``.
+
+    Impossible boards raise ValueError; NaN where no one-sided table is installed.
+    """
+    if boards.shape[1] != NUM_SLOTS:
+        raise ValueError("boards must be n x 26 int8")
+    cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
+    result = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = result
+    cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
+    cdef int k
+    with nogil:
+        for i in range(n):
+            read_sides(&boards[i, 0], &mover, &opponent)
+            if side_distributions(&opponent if opponent_side else &mover, &rolls, &first, &escape) < 0:
+                out[i] = NAN
+                continue
+            out[i] = 0.0
+            for k in range(rolls.length):
+                out[i] += k * rolls.p[k]
+    return result
+
+
+def race_probabilities_of(bytes board):
+    """The race 5-vector of one board as a tuple, or None when it has contact."""
+    cdef const checker_t* b = checked_board(board)
+    cdef float out[5]
+    if race_probabilities(b, out) < 0:
+        return None
+    return out[0], out[1], out[2], out[3], out[4]

@@ -1,0 +1,70 @@
+"""Rollout speed: opening position, cubeless, 0-ply policy, games per second and standard
+error per second, on one thread with and without variance reduction, and on two threads.
+
+Run: ``nice python -m pytest benchmarks/bench_rollout.py --benchmark-enable``.
+Set ``BGENGINE_BENCH_EVALUATOR=pipcount`` to time the pip-count test evaluator instead of
+the default (the network when it is wired in). Each benchmark first checks the exact
+trial count and that the seeded result repeats bit for bit, so a faster wrong answer
+cannot pass. Rates land in each benchmark's ``extra_info``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+
+import pytest
+
+from bgcore._policy import PipCountEvaluator
+from bgengine import Position
+from bgengine.rollout import RolloutResult, RolloutSettings, default_kernel_evaluator, rollout
+
+OPENING = Position.initial()
+PLAIN = RolloutSettings(trials=1296, seed=11, variance_reduction=False, block_size=72)
+REDUCED = RolloutSettings(trials=144, seed=11, variance_reduction=True, block_size=12)
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    if os.environ.get("BGENGINE_BENCH_EVALUATOR") == "pipcount":
+        return PipCountEvaluator()
+    return default_kernel_evaluator()
+
+
+def run(settings: RolloutSettings, evaluator, workers: int) -> RolloutResult:
+    with cf.ThreadPoolExecutor(workers) as pool:
+        return rollout(OPENING, settings=settings, evaluator=evaluator, executor=pool, opening=True)
+
+
+def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: int) -> None:
+    reference = run(settings, evaluator, workers)
+    assert reference.trials == settings.trials
+    result = benchmark.pedantic(run, args=(settings, evaluator, workers), rounds=3, iterations=1)
+    assert result.trials == settings.trials
+    assert (result.probabilities, result.equity_standard_error) == (
+        reference.probabilities,
+        reference.equity_standard_error,
+    )
+    seconds = benchmark.stats.stats.median
+    benchmark.extra_info["evaluator"] = type(evaluator).__name__
+    benchmark.extra_info["games_per_second"] = round(settings.trials / seconds, 1)
+    benchmark.extra_info["equity_standard_error"] = round(result.equity_standard_error, 5)
+    # SE scales as 1/sqrt(time): the SE reached in one second of rolling out.
+    benchmark.extra_info["standard_error_after_1s"] = round(result.equity_standard_error * (seconds ** 0.5), 5)
+    benchmark.extra_info["average_plies"] = round(result.average_plies, 2)
+
+
+def test_opening_games_per_second_one_thread(benchmark, evaluator):
+    checked_benchmark(benchmark, PLAIN, evaluator, 1)
+
+
+def test_opening_games_per_second_one_thread_variance_reduction(benchmark, evaluator):
+    checked_benchmark(benchmark, REDUCED, evaluator, 1)
+
+
+def test_opening_games_per_second_two_threads(benchmark, evaluator):
+    checked_benchmark(benchmark, PLAIN, evaluator, 2)
+
+
+def test_opening_games_per_second_two_threads_variance_reduction(benchmark, evaluator):
+    checked_benchmark(benchmark, REDUCED, evaluator, 2)

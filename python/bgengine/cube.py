@@ -1,0 +1,334 @@
+"""Cube decisions: No double, Double/Take, Double/Pass, the proper action, errors, take point.
+
+``cube_decision`` answers for the player on roll, from cubeless probabilities (given, or
+from an evaluator), in money play (Janowski's model, ``janowski``) or in a match
+(interpolation in match winning chances over a match equity table, ``match_cube``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from .bearoff_cube import exact_money_doubling_functions
+from .cube_efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
+from .doubling import CubeOwner, DoublingFunctions, relative_owner, why_no_double
+from .errors import InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
+from .janowski import money_doubling_functions
+from .match_cube import MatchCubeModel
+from .match_equity import MatchScore, emg_reference
+from .match_state import MatchState
+from .met import MatchEquityTable, default_met
+from .position import Phase, Position
+from .probabilities import GameProbabilities
+
+
+class Evaluator(Protocol):
+    """Anything that gives cubeless probabilities of a position (the player on roll's view)."""
+
+    def evaluate(self, position: Position) -> Any: ...
+
+
+class EquityUnit(enum.Enum):
+    """The unit of a decision's equities."""
+
+    MONEY = "money equity per current cube (Double/Pass = +1)"
+    MWC = "match winning chance"
+    EMG = "normalised money equity of the match (EMG)"
+
+
+class CubeAction(enum.Enum):
+    """The proper cube action, named as players name it: doubler's action / taker's."""
+
+    NO_DOUBLE_TAKE = "No double / take"
+    DOUBLE_TAKE = "Double / take"
+    DOUBLE_PASS = "Double / pass"
+    TOO_GOOD_PASS = "Too good to double / pass"
+    TOO_GOOD_TAKE = "Too good to double / take"
+    NO_DOUBLE_BEAVER = "No double / beaver"
+    DOUBLE_BEAVER = "Double / beaver"
+    NO_REDOUBLE_TAKE = "No redouble / take"
+    REDOUBLE_TAKE = "Redouble / take"
+    REDOUBLE_PASS = "Redouble / pass"
+    TOO_GOOD_REDOUBLE_PASS = "Too good to redouble / pass"
+    TOO_GOOD_REDOUBLE_TAKE = "Too good to redouble / take"
+    NO_REDOUBLE_BEAVER = "No redouble / beaver"
+    REDOUBLE_BEAVER = "Redouble / beaver"
+    NO_CUBE_ACTION = "No cube action"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def doubles(self) -> bool:
+        """Is turning the cube the doubler's right choice?"""
+        return self.value.startswith(("Double", "Redouble"))
+
+    @property
+    def abbreviation(self) -> str:
+        """Short form for tables: "ND/T", "D/P", "TG/P", "R/T", ...; "-" for no cube action."""
+        if self is CubeAction.NO_CUBE_ACTION:
+            return "-"
+        doubler, response = self.value.split(" / ")
+        short = {"No double": "ND", "Double": "D", "Too good to double": "TG", "No redouble": "NR",
+                 "Redouble": "R", "Too good to redouble": "TG"}[doubler]
+        return f"{short}/{response[0].upper()}"
+
+    @property
+    def response(self) -> str | None:
+        """The taker's right response if doubled: "take", "pass", "beaver" (None: no cube action)."""
+        return self.value.split(" / ")[1] if " / " in self.value else None
+
+
+@dataclass(frozen=True)
+class CubeErrors:
+    """What each choice costs against the best one, in the decision's unit (0 for the right choice).
+
+    The doubler's errors assume a correct response; the taker's are measured from the
+    doubler's equity (how much a wrong response gives away).
+    """
+
+    doubler_no_double: float
+    doubler_double: float
+    taker_take: float
+    taker_pass: float
+    taker_beaver: float | None = None
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """A cube decision of the player on roll; every equity is the doubler's, in ``unit``.
+
+    ``take_point`` is the least winning chance (the taker's own) for which taking beats
+    passing; ``cash_point`` is the doubler's winning chance where the taker's take and
+    pass are equal (1 - take point), both with the gammon shares of ``probabilities``.
+    Equities of doubling, the points and the errors are None when the player may not
+    double (``note`` says why); the points are None too when the equities are exact
+    table values (money play in the two-sided bear-off table), which no model inverts.
+    """
+
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    double_beaver: float | None
+    action: CubeAction
+    take_point: float | None
+    cash_point: float | None
+    errors: CubeErrors | None
+    probabilities: GameProbabilities
+    unit: EquityUnit
+    cube_efficiency: float
+    match: MatchState
+    note: str = ""
+    emg_reference: tuple[float, float] | None = None  # MWC after winning, losing the cube
+
+    def to_emg(self) -> CubeDecision:
+        """The same decision with match winning chances rescaled to normalised money equity."""
+        if self.unit is EquityUnit.EMG:
+            return self
+        if self.unit is not EquityUnit.MWC or self.emg_reference is None:
+            raise InvalidCubeSettingsError("only match decisions (in MWC) convert to EMG")
+        win, lose = self.emg_reference
+        scale = 2.0 / (win - lose)
+
+        def emg(mwc: float) -> float:
+            return scale * (mwc - lose) - 1.0
+
+        def maybe_emg(mwc: float | None) -> float | None:
+            return None if mwc is None else emg(mwc)
+
+        def maybe_scaled(error: float | None) -> float | None:
+            return None if error is None else error * scale
+
+        errors = self.errors
+        if errors is not None:
+            errors = CubeErrors(
+                errors.doubler_no_double * scale,
+                errors.doubler_double * scale,
+                errors.taker_take * scale,
+                errors.taker_pass * scale,
+                maybe_scaled(errors.taker_beaver),
+            )
+        return replace(
+            self,
+            no_double=emg(self.no_double),
+            double_take=maybe_emg(self.double_take),
+            double_pass=maybe_emg(self.double_pass),
+            double_beaver=maybe_emg(self.double_beaver),
+            errors=errors,
+            unit=EquityUnit.EMG,
+        )
+
+    def __str__(self) -> str:
+        lines = [f"Proper cube action: {self.action}" + (f" ({self.note})" if self.note else "")]
+        best = self.no_double if self.errors is None else self.no_double + self.errors.doubler_no_double
+        for label, value in (
+            ("No double", self.no_double),
+            ("Double/Take", self.double_take),
+            ("Double/Pass", self.double_pass),
+            ("Double/Beaver", self.double_beaver),
+        ):
+            if value is not None:
+                lines.append(f"  {label:<14}{value:+.4f} ({value - best:+.4f})")
+        if self.take_point is not None:
+            lines.append(f"  Take point {self.take_point:.1%}, cash point {self.cash_point:.1%}")
+        lines.append(f"  Unit: {self.unit.value}; cube efficiency {self.cube_efficiency:.3f}")
+        return "\n".join(lines)
+
+
+def cube_decision(
+    position: Position | None = None,
+    match: MatchState | None = None,
+    plies: int = 0,
+    evaluator: Evaluator | None = None,
+    probabilities: Any = None,
+    rollout: Any = None,
+    *,
+    met: MatchEquityTable | None = None,
+    cube_efficiency: float | None = None,
+) -> CubeDecision:
+    """The cube decision of the player on roll of ``position`` at ``match`` (money by default).
+
+    Probabilities come from ``probabilities`` (the 5-vector, player on roll's view) or from
+    ``evaluator.evaluate(position)``; without either, races and bear-offs are evaluated
+    by ``bgengine.race`` while contact positions need an evaluator. In money play, a
+    position in the two-sided bear-off table gets its exact cubeful equities (unless
+    probabilities are given, or beavers are on). The cube efficiency comes from the
+    position's type unless given (contact's 0.68 when there is no position). Match
+    decisions are in MWC (``.to_emg()`` rescales), money decisions per current cube. Only
+    0-ply is available until n-ply evaluation lands; rollouts are not available yet.
+    """
+    if rollout is not None:
+        raise NotImplementedError("cubeful rollouts are not available yet (they come with rollouts)")
+    if plies != 0:
+        raise NotImplementedError(
+            f"{plies}-ply cube decisions need n-ply evaluation, which is not available yet; use plies=0"
+        )
+    match = match if match is not None else MatchState()
+    if not isinstance(match, MatchState):
+        raise InvalidCubeSettingsError(f"match must be a MatchState, got {type(match).__name__}")
+    if position is not None and not isinstance(position, Position):
+        raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
+    if position is not None and position.phase is Phase.OVER:
+        raise InvalidPositionError("the game is over: there is no cube decision")
+    chances = _probabilities(position, evaluator, probabilities)
+    efficiency = _efficiency(position, cube_efficiency)
+    if match.is_money:
+        owner = relative_owner(match)
+        exact = None
+        if position is not None and probabilities is None:
+            exact = exact_money_doubling_functions(position, match, owner)
+        functions = exact or money_doubling_functions(chances, match, owner, efficiency)
+        return _decision(functions, chances, match, efficiency, EquityUnit.MONEY, None)
+    table = met or default_met()
+    score = MatchScore.from_match_state(match)
+    model = MatchCubeModel(chances, score, table, efficiency)
+    functions = model.doubling_functions(why_no_double(match))
+    return _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
+
+
+def _probabilities(position: Position | None, evaluator: Any, probabilities: Any) -> GameProbabilities:
+    if probabilities is not None and evaluator is not None:
+        raise InvalidCubeSettingsError("give probabilities or an evaluator, not both")
+    if probabilities is not None:
+        return GameProbabilities.from_vector(probabilities)
+    if position is None:
+        raise MissingEvaluatorError("give a position with an evaluator, or probabilities")
+    if evaluator is None and position.phase is not Phase.CONTACT:
+        from . import race
+
+        return GameProbabilities.from_vector(race.evaluate(position))
+    if evaluator is None:
+        raise MissingEvaluatorError(
+            f"no evaluator for this {position.phase.value} position: pass evaluator=... (any"
+            " object with evaluate(position) -> 5 probabilities) or probabilities=[...]"
+        )
+    return GameProbabilities.from_vector(evaluator.evaluate(position))
+
+
+def _efficiency(position: Position | None, given: float | None) -> float:
+    if given is not None:
+        return checked_efficiency(given)
+    return CONTACT_EFFICIENCY if position is None else cube_efficiency(position)
+
+
+def _decision(
+    functions: DoublingFunctions,
+    chances: GameProbabilities,
+    match: MatchState,
+    efficiency: float,
+    unit: EquityUnit,
+    emg_ref: tuple[float, float] | None,
+) -> CubeDecision:
+    p = chances.win
+    no_double = functions.no_double(p)
+    common: dict[str, Any] = dict(
+        probabilities=chances, unit=unit, cube_efficiency=efficiency, match=match,
+        note=functions.note, emg_reference=emg_ref,
+    )
+    if functions.double_take is None or functions.double_pass is None:
+        return CubeDecision(
+            no_double, None, None, None, CubeAction.NO_CUBE_ACTION, None, None, None, **common
+        )
+    take = functions.double_take(p)
+    drop = functions.double_pass
+    beaver = functions.double_beaver(p) if functions.double_beaver is not None else None
+    response = min(v for v in (take, drop, beaver) if v is not None)
+    best = max(no_double, response)
+    errors = CubeErrors(
+        doubler_no_double=_cost(best - no_double),
+        doubler_double=_cost(best - response),
+        taker_take=_cost(take - response),
+        taker_pass=_cost(drop - response),
+        taker_beaver=None if beaver is None else _cost(beaver - response),
+    )
+    action = _action(no_double, take, drop, beaver, redouble=relative_owner(match) is CubeOwner.PLAYER)
+    if functions.exact:
+        return CubeDecision(no_double, take, drop, beaver, action, None, None, errors, **common)
+    cash_point = functions.double_take.solve(drop)
+    return CubeDecision(
+        no_double, take, drop, beaver, action, 1.0 - cash_point, cash_point, errors, **common
+    )
+
+
+#: Equities closer than this are equal: float rounding must not flip an action.
+TIE = 1e-12
+
+
+def _cost(difference: float) -> float:
+    """An error: the equity given away, 0 when it is within rounding of nothing."""
+    return difference if difference > TIE else 0.0
+
+
+def _beats(a: float, b: float) -> bool:
+    """a is larger than b by more than rounding."""
+    return a - b > TIE
+
+
+_REDOUBLE = {
+    CubeAction.NO_DOUBLE_TAKE: CubeAction.NO_REDOUBLE_TAKE,
+    CubeAction.DOUBLE_TAKE: CubeAction.REDOUBLE_TAKE,
+    CubeAction.DOUBLE_PASS: CubeAction.REDOUBLE_PASS,
+    CubeAction.TOO_GOOD_PASS: CubeAction.TOO_GOOD_REDOUBLE_PASS,
+    CubeAction.TOO_GOOD_TAKE: CubeAction.TOO_GOOD_REDOUBLE_TAKE,
+    CubeAction.NO_DOUBLE_BEAVER: CubeAction.NO_REDOUBLE_BEAVER,
+    CubeAction.DOUBLE_BEAVER: CubeAction.REDOUBLE_BEAVER,
+}
+
+
+def _action(no_double: float, take: float, drop: float, beaver: float | None, *, redouble: bool) -> CubeAction:
+    """Name the proper action from the doubler's equities.
+
+    Ties: a cash worth as much as playing on is a double (nothing is lost by cashing);
+    a take worth as much as not doubling is no double (the cube stays); take beats pass.
+    """
+    if beaver is not None and _beats(min(take, drop), beaver):
+        action = CubeAction.DOUBLE_BEAVER if _beats(beaver, no_double) else CubeAction.NO_DOUBLE_BEAVER
+    elif _beats(take, drop):  # the taker passes
+        action = CubeAction.TOO_GOOD_PASS if _beats(no_double, drop) else CubeAction.DOUBLE_PASS
+    elif _beats(take, no_double):
+        action = CubeAction.DOUBLE_TAKE
+    else:
+        action = CubeAction.TOO_GOOD_TAKE if _beats(no_double, drop) else CubeAction.NO_DOUBLE_TAKE
+    return _REDOUBLE[action] if redouble else action

@@ -1,0 +1,343 @@
+# cython: language_level=3
+"""The rollout trial loop: play games with the 0-ply policy, without the GIL.
+
+A trial starts from a board seen from the player on roll before rolling (the "root" side)
+and plays until the game ends, an exact oracle knows the position, or truncation; each
+turn the mover plays the child that minimises the next player's cubeless equity. Results
+are 5-vectors from the root side's view; with variance reduction each turn's luck (the
+value of the roll thrown minus the average over all rolls, at the evaluator's level) is
+subtracted. A block returns sufficient statistics: sums and sums of squares of the five
+probabilities and of the cubeless equity.
+"""
+
+import numpy as np
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.ref cimport PyObject
+from libc.stdint cimport uint32_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from numpy.random cimport bitgen_t
+
+from bgcore._types cimport checker_t, NUM_SLOTS
+from bgcore._policy cimport (BoardEvaluator, ExactOracle, CEvaluator, COracle,
+                             equity_of, flip_probabilities, finished_probabilities)
+from bgcore._movegen cimport legal_children, MAX_CHILDREN
+
+cdef enum:
+    NUM_STATS = 7               # the five probabilities, cubeless equity, cubeful value
+    NUM_DISTINCT_ROLLS = 21
+    NUM_ROLLS = 36              # ordered (die1, die2); index = 6 * (die1 - 1) + (die2 - 1)
+    NO_ROLL = -1
+    # cube actions returned by the referee's decide()
+    NO_DOUBLE = 0
+    DOUBLE_TAKE = 1
+    DOUBLE_PASS = 2
+    DOUBLE_BEAVER = 3
+
+
+cdef struct Kernel:
+    BoardEvaluator evaluator
+    ExactOracle oracle
+    bitgen_t* rng
+    int truncate_plies          # 0: play to the end
+    bint variance_reduction
+    PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
+    checker_t* children         # MAX_CHILDREN boards
+    float* children5            # MAX_CHILDREN 5-vectors
+
+
+cdef int random_roll(bitgen_t* rng, bint no_doubles) noexcept nogil:
+    """An ordered roll index, uniform over the 36 rolls (or the 30 non-doubles), unbiased."""
+    cdef int count = 30 if no_doubles else 36
+    cdef unsigned long long span = (<unsigned long long>1) << 32
+    cdef uint32_t limit = <uint32_t>(span // count * count - 1)
+    cdef uint32_t x
+    cdef int k
+    while True:
+        x = rng.next_uint32(rng.state)
+        if x <= limit:
+            break
+    k = <int>(x % <uint32_t>count)
+    if no_doubles:
+        k += k // 6 + 1             # skip the doubles 0, 7, 14, 21, 28, 35
+    return k
+
+
+cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
+                   checker_t* chosen, float* chosen5) noexcept nogil:
+    """Play the roll with the 0-ply policy: the chosen child (next player's view) and its
+    5-vector from the next player's view. Returns -1 if move generation failed."""
+    cdef int n = legal_children(board, die1, die2, k.children, MAX_CHILDREN)
+    cdef int i, best = 0
+    cdef double value, best_value = 1e30
+    if n < 1:
+        return -1
+    k.evaluator.evaluate(k.evaluator.context, k.children, n, k.children5)
+    for i in range(n):
+        finished_probabilities(k.children + i * NUM_SLOTS, k.children5 + 5 * i)
+        value = equity_of(k.children5 + 5 * i)
+        if value < best_value:
+            best_value = value
+            best = i
+    memcpy(chosen, k.children + best * NUM_SLOTS, NUM_SLOTS)
+    memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
+    return 0
+
+
+cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
+                   checker_t* chosen, float* luck5) noexcept nogil:
+    """Play ``roll`` and return in luck5 its value minus the average over all rolls, both
+    after the 0-ply move and from the mover's view (the roll thrown must be among them)."""
+    cdef int d1, d2, r, j
+    cdef double weight, total = 0.0
+    cdef double mean[5]
+    cdef float child5[5]
+    cdef float mover5[5]
+    cdef float thrown5[5]
+    cdef checker_t candidate[NUM_SLOTS]
+    for j in range(5):
+        mean[j] = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if d1 == d2 and no_doubles:
+                continue
+            weight = 1.0 if d1 == d2 else 2.0
+            if play_best(k, board, d1, d2, candidate, child5) < 0:
+                return -1
+            flip_probabilities(child5, mover5)
+            for j in range(5):
+                mean[j] += weight * mover5[j]
+            total += weight
+            r = 6 * (d1 - 1) + (d2 - 1)
+            if r == roll or 6 * (d2 - 1) + (d1 - 1) == roll:
+                memcpy(chosen, candidate, NUM_SLOTS)
+                memcpy(thrown5, mover5, 5 * sizeof(float))
+    for j in range(5):
+        luck5[j] = thrown5[j] - <float>(mean[j] / total)
+    return 0
+
+
+cdef void to_root_view(const float* mover5, bint mover_is_root, float* root5) noexcept nogil:
+    if mover_is_root:
+        memcpy(root5, mover5, 5 * sizeof(float))
+    else:
+        flip_probabilities(mover5, root5)
+
+
+cdef void add_luck(double* total5, const float* luck5, bint mover_is_root) noexcept nogil:
+    """Accumulate a mover's luck in the root side's view (a luck difference flips as
+    win -> -win and swaps the gammon pairs)."""
+    if mover_is_root:
+        total5[0] += luck5[0]
+        total5[1] += luck5[1]
+        total5[2] += luck5[2]
+        total5[3] += luck5[3]
+        total5[4] += luck5[4]
+    else:
+        total5[0] -= luck5[0]
+        total5[1] += luck5[3]
+        total5[2] += luck5[4]
+        total5[3] += luck5[1]
+        total5[4] += luck5[2]
+
+
+cdef struct Cube:
+    # Cube state of one trial; value and owner are absolute (owner +1: the root side,
+    # -1: the other side, 0: centred). Only used when a referee is given.
+    bint enabled
+    int value
+    int owner
+    int max_value                # doubling allowed while 2 * value <= max_value
+    double luck_scale            # root's cubeful units per point of cubeless equity luck
+    double luck_total            # the cubeful luck so far, root's units
+
+
+cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint mover_is_root,
+                   float* mover5, double* cubeful) except -1 nogil:
+    """The mover's cube action before rolling, by the referee (bgengine's cube logic at
+    0-ply). Returns 1 when a double was passed (the game ends; cubeful set), else 0."""
+    cdef int mover = 1 if mover_is_root else -1
+    cdef int action
+    if cube.owner == -mover or 2 * cube.value > cube.max_value:
+        return 0
+    with gil:
+        ref = <object>referee
+        action = ref.decide((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
+                            cube.value, cube.owner * mover, mover_is_root)
+        if action == DOUBLE_PASS:
+            cubeful[0] = ref.finished_value(mover * cube.value)
+            return 1
+        if action == DOUBLE_TAKE or action == DOUBLE_BEAVER:
+            cube.value *= 2 if action == DOUBLE_TAKE else 4
+            cube.owner = -mover
+            cube.luck_scale = ref.luck_scale(cube.value)
+    return 0
+
+
+cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
+                          bint mover_is_root, bint exact_end, const float* mover5,
+                          double* cubeful) except -1 nogil:
+    """Cubeful value for the root side when the trial stops: the points of a finished
+    game, else the referee's 0-ply cubeful value of the position at this cube."""
+    cdef int mover = 1 if mover_is_root else -1
+    cdef int points
+    with gil:
+        ref = <object>referee
+        if exact_end:
+            points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
+            cubeful[0] = ref.finished_value(mover * points * cube.value)
+        else:
+            cubeful[0] = ref.position_value((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
+                                            cube.value, cube.owner * mover, mover_is_root)
+    return 0
+
+
+cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_die2,
+                   int forced_first, int forced_second, bint first_roll_no_doubles,
+                   Cube* cube, double* result) except -1 nogil:
+    """One game from ``root``; result[0..4] = outcome (root's view) minus the luck,
+    result[6] the cubeful value minus the cubeful luck when the cube is on. Returns the
+    plies played."""
+    cdef checker_t board[NUM_SLOTS]
+    cdef checker_t next_board[NUM_SLOTS]
+    cdef float mover5[5]
+    cdef float root5[5]
+    cdef float luck5[5]
+    cdef float child5[5]
+    cdef double luck_total[5]
+    cdef double equity_luck, cubeful = 0.0
+    cdef int ply = 0, random_rolls = 0, roll, j
+    cdef bint mover_is_root = True, dice_given = first_die1 > 0, no_doubles
+    cdef bint exact_end = False, cube_ended = False
+    memcpy(board, root, NUM_SLOTS)
+    for j in range(5):
+        luck_total[j] = 0.0
+    while True:
+        if finished_probabilities(board, mover5):
+            exact_end = True
+            break
+        if not (ply == 0 and dice_given):
+            if k.oracle.probabilities != NULL and k.oracle.probabilities(k.oracle.context, board, mover5):
+                break
+            if k.truncate_plies > 0 and ply >= k.truncate_plies:
+                k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
+                break
+            if cube.enabled and ply > 0:
+                k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
+                if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
+                    cube_ended = True
+                    break
+        if ply == 0 and dice_given:
+            if play_best(k, board, first_die1, first_die2, next_board, child5) < 0:
+                return move_generation_failed()
+        else:
+            no_doubles = first_roll_no_doubles and random_rolls == 0
+            if random_rolls == 0 and forced_first != NO_ROLL:
+                roll = forced_first
+            elif random_rolls == 1 and forced_second != NO_ROLL:
+                roll = forced_second
+            else:
+                roll = random_roll(k.rng, no_doubles)
+            random_rolls += 1
+            if k.variance_reduction:
+                if roll_luck(k, board, roll, no_doubles, next_board, luck5) < 0:
+                    return move_generation_failed()
+                equity_luck = luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3] - luck_total[4]
+                add_luck(luck_total, luck5, mover_is_root)
+                equity_luck = (luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3]
+                               - luck_total[4]) - equity_luck
+                cube.luck_total += cube.luck_scale * equity_luck
+            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, child5) < 0:
+                return move_generation_failed()
+        memcpy(board, next_board, NUM_SLOTS)
+        mover_is_root = not mover_is_root
+        ply += 1
+    if cube.enabled and not cube_ended:
+        cube_final_value(k.referee, cube, board, mover_is_root, exact_end, mover5, &cubeful)
+    to_root_view(mover5, mover_is_root, root5)
+    for j in range(5):
+        result[j] = root5[j] - luck_total[j]
+    result[5] = equity_of_double(result)
+    result[6] = cubeful - cube.luck_total
+    return ply
+
+
+cdef int move_generation_failed() except -1 nogil:
+    with gil:
+        raise RuntimeError("move generation failed inside a rollout trial")
+
+
+cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
+    capsule = bit_generator.capsule
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_generator,
+              const short[::1] forced_first, const short[::1] forced_second,
+              int first_die1, int first_die2, int truncate_plies,
+              bint variance_reduction, bint first_roll_no_doubles, object referee=None):
+    """Play len(forced_first) trials; returns (float64 [2, 7], plies): sums and sums of
+    squares of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, cubeless
+    equity, cubeful value), root side's view, and the total plies played.
+
+    ``forced_first``/``forced_second``: per trial, the ordered roll index (6*(d1-1)+d2-1)
+    of the first and second random roll, or -1 to draw it from ``bit_generator`` (a numpy
+    BitGenerator used by this call only). ``referee``: None for cubeless, else an object
+    with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
+    centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
+    bgengine.rollout). The caller validates everything (Python layer).
+    """
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    if evaluator.c.evaluate == NULL:
+        raise ValueError("the evaluator has no evaluate function")
+    cdef Py_ssize_t n = forced_first.shape[0], t
+    if forced_second.shape[0] != n:
+        raise ValueError("forced_first and forced_second differ in length")
+    cdef Cube start_cube
+    start_cube.enabled = referee is not None
+    start_cube.value = 1
+    start_cube.owner = 0
+    start_cube.max_value = 0
+    start_cube.luck_scale = 0.0
+    start_cube.luck_total = 0.0
+    if referee is not None:
+        start_cube.value, start_cube.owner, start_cube.max_value = referee.initial_cube()
+        start_cube.luck_scale = referee.luck_scale(start_cube.value)
+    cdef Cube cube
+    cdef Kernel k
+    k.evaluator = evaluator.c
+    k.oracle = oracle.c
+    k.rng = bitgen_of(bit_generator)
+    k.truncate_plies = truncate_plies
+    k.variance_reduction = variance_reduction
+    k.referee = <PyObject*>referee
+    k.children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS * sizeof(checker_t))
+    k.children5 = <float*>malloc(MAX_CHILDREN * 5 * sizeof(float))
+    if k.children == NULL or k.children5 == NULL:
+        free(k.children)
+        free(k.children5)
+        raise MemoryError()
+    stats = np.zeros((2, NUM_STATS), dtype=np.float64)
+    cdef double[:, ::1] s = stats
+    cdef double result[NUM_STATS]
+    cdef const checker_t* root = <const checker_t*><const char*>board
+    cdef long long plies = 0
+    cdef int j
+    try:
+        with nogil:
+            for t in range(n):
+                cube = start_cube
+                plies += run_trial(&k, root, first_die1, first_die2, forced_first[t],
+                                   forced_second[t], first_roll_no_doubles, &cube, result)
+                for j in range(NUM_STATS):
+                    s[0, j] += result[j]
+                    s[1, j] += result[j] * result[j]
+    finally:
+        free(k.children)
+        free(k.children5)
+    return stats, plies
+
+
+cdef double equity_of_double(const double* p5) noexcept nogil:
+    return 2.0 * p5[0] - 1.0 + p5[1] - p5[3] + p5[2] - p5[4]

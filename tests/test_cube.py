@@ -1,0 +1,319 @@
+"""Money cube decisions (Janowski) and the cube_decision API."""
+
+import pytest
+
+from bgengine import (
+    CubeAction,
+    EquityUnit,
+    InvalidCubeSettingsError,
+    InvalidPositionError,
+    InvalidProbabilitiesError,
+    MatchState,
+    MissingEvaluatorError,
+    Position,
+    cube_decision,
+)
+from bgengine.janowski import cash_point, live_cash_point, live_take_point, take_point
+
+GAMMONLESS = [0.5, 0.0, 0.0, 0.0, 0.0]
+
+
+def gammonless(win):
+    return [win, 0.0, 0.0, 0.0, 0.0]
+
+
+# ----- textbook take points ---------------------------------------------------------------
+
+
+def test_gammonless_take_point_is_25_percent_with_a_dead_cube():
+    assert take_point(1.0, 1.0, 0.0) == pytest.approx(0.25)
+    assert cube_decision(probabilities=GAMMONLESS, cube_efficiency=0.0).take_point == pytest.approx(0.25)
+
+
+def test_gammonless_take_point_is_20_percent_with_a_fully_live_cube():
+    assert take_point(1.0, 1.0, 1.0) == pytest.approx(0.20)
+    assert live_take_point(1.0, 1.0) == pytest.approx(0.20)
+    assert cube_decision(probabilities=GAMMONLESS, cube_efficiency=1.0).take_point == pytest.approx(0.20)
+
+
+def test_gammonless_take_point_is_about_21_4_percent_at_efficiency_0_68():
+    assert take_point(1.0, 1.0, 0.68) == pytest.approx(0.5 / 2.34)
+    decision = cube_decision(probabilities=GAMMONLESS)
+    assert decision.cube_efficiency == 0.68
+    assert decision.take_point == pytest.approx(0.5 / 2.34)
+    assert round(decision.take_point, 3) == 0.214
+
+
+def test_live_cash_point_is_80_percent_without_gammons():
+    assert live_cash_point(1.0, 1.0) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize("efficiency", [0.0, 0.5, 0.68, 1.0])
+def test_decision_take_point_is_janowskis_formula_with_the_takers_w_and_l(efficiency):
+    chances = [0.7, 0.25, 0.02, 0.08, 0.01]
+    decision = cube_decision(probabilities=chances, cube_efficiency=efficiency)
+    doubler_w = decision.probabilities.average_win_value()
+    doubler_l = decision.probabilities.average_loss_value()
+    # The taker's wins are the doubler's losses and the other way round.
+    assert decision.take_point == pytest.approx(take_point(doubler_l, doubler_w, efficiency))
+    assert decision.cash_point == pytest.approx(cash_point(doubler_w, doubler_l, efficiency))
+    assert decision.take_point + decision.cash_point == pytest.approx(1.0)
+
+
+def test_double_take_equals_double_pass_exactly_at_the_cash_point():
+    chances = [0.7, 0.25, 0.02, 0.08, 0.01]
+    first = cube_decision(probabilities=chances)
+    w_share = [v / 0.7 for v in chances[1:3]]
+    l_share = [v / 0.3 for v in chances[3:5]]
+    p = first.cash_point
+    at_cash_point = [p, w_share[0] * p, w_share[1] * p, l_share[0] * (1 - p), l_share[1] * (1 - p)]
+    decision = cube_decision(probabilities=at_cash_point)
+    assert decision.double_take == pytest.approx(decision.double_pass)
+
+
+# ----- actions ------------------------------------------------------------------------------
+
+
+def test_ninety_percent_without_gammons_is_double_pass():
+    decision = cube_decision(probabilities=gammonless(0.9))
+    assert decision.action is CubeAction.DOUBLE_PASS
+    assert decision.double_take > decision.double_pass == 1.0 > decision.no_double
+    assert decision.unit is EquityUnit.MONEY
+
+
+@pytest.mark.parametrize(
+    "chances, action",
+    [
+        (gammonless(0.6), CubeAction.NO_DOUBLE_TAKE),
+        (gammonless(0.72), CubeAction.DOUBLE_TAKE),
+        (gammonless(0.9), CubeAction.DOUBLE_PASS),
+        ([0.6, 0.6, 0.1, 0.0, 0.0], CubeAction.TOO_GOOD_PASS),
+    ],
+)
+def test_proper_action_for_money(chances, action):
+    assert cube_decision(probabilities=chances).action is action
+
+
+def test_redoubles_are_named_as_redoubles():
+    match = MatchState(cube_value=2, cube_owner=0)
+    assert cube_decision(probabilities=gammonless(0.9), match=match).action is CubeAction.REDOUBLE_PASS
+    assert cube_decision(probabilities=gammonless(0.72), match=match).action is CubeAction.REDOUBLE_TAKE
+    assert cube_decision(probabilities=gammonless(0.6), match=match).action is CubeAction.NO_REDOUBLE_TAKE
+    too_good = cube_decision(probabilities=[0.6, 0.6, 0.1, 0.0, 0.0], match=match)
+    assert too_good.action is CubeAction.TOO_GOOD_REDOUBLE_PASS
+
+
+def test_money_equities_are_per_current_cube():
+    centred = cube_decision(probabilities=gammonless(0.7), match=MatchState(cube_value=2, cube_owner=0))
+    owned_at_four = cube_decision(probabilities=gammonless(0.7), match=MatchState(cube_value=4, cube_owner=0))
+    assert centred.no_double == pytest.approx(owned_at_four.no_double)
+    assert centred.double_pass == owned_at_four.double_pass == 1.0
+
+
+def test_owning_the_cube_is_worth_more_than_a_centred_cube():
+    centred = cube_decision(probabilities=gammonless(0.6))
+    owned = cube_decision(probabilities=gammonless(0.6), match=MatchState(cube_value=2, cube_owner=0))
+    assert owned.no_double > centred.no_double
+
+
+def test_beaver_when_doubled_in_a_losing_position_and_beavers_are_allowed():
+    chances = [0.35, 0.05, 0.0, 0.1, 0.0]
+    without = cube_decision(probabilities=chances)
+    assert without.double_beaver is None and without.errors.taker_beaver is None
+    decision = cube_decision(probabilities=chances, match=MatchState(beavers=True))
+    assert decision.action is CubeAction.NO_DOUBLE_BEAVER
+    assert decision.action.response == "beaver"
+    assert decision.double_beaver == pytest.approx(2 * decision.double_take)
+    assert decision.errors.taker_beaver == 0.0
+    assert decision.errors.taker_take == pytest.approx(decision.double_take - decision.double_beaver)
+
+
+def test_jacoby_rule_removes_gammons_from_the_centred_cube_only():
+    chances = [0.7, 0.35, 0.02, 0.05, 0.0]
+    plain = cube_decision(probabilities=chances)
+    jacoby = cube_decision(probabilities=chances, match=MatchState(jacoby=True))
+    assert jacoby.no_double < plain.no_double
+    assert jacoby.double_take == pytest.approx(plain.double_take)
+    owned = MatchState(cube_value=2, cube_owner=0)
+    owned_jacoby = MatchState(cube_value=2, cube_owner=0, jacoby=True)
+    assert cube_decision(probabilities=chances, match=owned).no_double == pytest.approx(
+        cube_decision(probabilities=chances, match=owned_jacoby).no_double
+    )
+
+
+def test_jacoby_without_gammons_changes_nothing():
+    plain = cube_decision(probabilities=gammonless(0.66))
+    jacoby = cube_decision(probabilities=gammonless(0.66), match=MatchState(jacoby=True))
+    assert jacoby.no_double == pytest.approx(plain.no_double)
+
+
+# ----- errors -------------------------------------------------------------------------------
+
+
+def test_errors_are_zero_for_the_right_choices_and_positive_for_the_wrong_ones():
+    decision = cube_decision(probabilities=gammonless(0.9))  # double / pass
+    errors = decision.errors
+    assert errors.doubler_double == 0.0 and errors.taker_pass == 0.0
+    assert errors.doubler_no_double == pytest.approx(1.0 - decision.no_double)
+    assert errors.taker_take == pytest.approx(decision.double_take - 1.0)
+    no_double = cube_decision(probabilities=gammonless(0.6)).errors  # no double / take
+    assert no_double.doubler_no_double == 0.0 and no_double.taker_take == 0.0
+    assert no_double.doubler_double > 0.0 and no_double.taker_pass > 0.0
+
+
+def test_too_good_errors_charge_the_double():
+    decision = cube_decision(probabilities=[0.6, 0.6, 0.1, 0.0, 0.0])
+    assert decision.errors.doubler_no_double == 0.0
+    assert decision.errors.doubler_double == pytest.approx(decision.no_double - 1.0)
+
+
+# ----- no cube action -----------------------------------------------------------------------
+
+
+def test_cube_is_bounded_at_64():
+    decision = cube_decision(probabilities=gammonless(0.9), match=MatchState(cube_value=64, cube_owner=0))
+    assert decision.action is CubeAction.NO_CUBE_ACTION
+    assert decision.double_take is None and decision.errors is None and decision.take_point is None
+    assert "maximum" in decision.note
+    assert cube_decision(probabilities=gammonless(0.9), match=MatchState(cube_value=32, cube_owner=0)).action is (
+        CubeAction.REDOUBLE_PASS
+    )
+
+
+def test_no_cube_action_when_the_opponent_owns_the_cube():
+    decision = cube_decision(probabilities=gammonless(0.9), match=MatchState(cube_value=2, cube_owner=1))
+    assert decision.action is CubeAction.NO_CUBE_ACTION
+    assert "opponent owns" in decision.note
+    assert decision.action.abbreviation == "-" and decision.action.response is None
+
+
+def test_action_abbreviations_and_responses():
+    assert CubeAction.NO_DOUBLE_TAKE.abbreviation == "ND/T"
+    assert CubeAction.TOO_GOOD_REDOUBLE_PASS.abbreviation == "TG/P"
+    assert CubeAction.REDOUBLE_BEAVER.abbreviation == "R/B"
+    assert CubeAction.DOUBLE_PASS.doubles and not CubeAction.TOO_GOOD_PASS.doubles
+    assert str(CubeAction.DOUBLE_TAKE) == "Double / take"
+
+
+# ----- the API: positions, evaluators, settings -----------------------------------------------
+
+
+class FixedEvaluator:
+    """Test double: the same probabilities for every position, counting its calls."""
+
+    def __init__(self, probabilities):
+        self.probabilities = probabilities
+        self.calls = []
+
+    def evaluate(self, position):
+        self.calls.append(position)
+        return self.probabilities
+
+
+def test_evaluator_gives_the_probabilities_of_the_position():
+    evaluator = FixedEvaluator([0.9, 0.0, 0.0, 0.0, 0.0])
+    position = Position.initial()
+    decision = cube_decision(position, evaluator=evaluator)
+    assert evaluator.calls == [position]
+    assert decision.action is CubeAction.DOUBLE_PASS
+    assert decision.probabilities.win == 0.9
+
+
+def test_efficiency_follows_the_position_type():
+    evaluator = FixedEvaluator(GAMMONLESS)
+    race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
+    assert race_80.phase.value == "race"
+    assert race_80.pip_counts()[0] == 30 + 25 + 8 + 13
+    assert cube_decision(race_80, evaluator=evaluator).cube_efficiency == pytest.approx(0.6 + 0.1 * 36 / 80)
+    bearoff = Position.from_points({6: 5, 5: 5, 4: 5}, opponent={6: 5, 5: 5, 4: 5})
+    assert cube_decision(bearoff, evaluator=evaluator).cube_efficiency == pytest.approx(0.6)
+    assert cube_decision(Position.initial(), evaluator=evaluator).cube_efficiency == pytest.approx(0.68)
+
+
+def test_given_efficiency_overrides_the_position_type():
+    decision = cube_decision(Position.initial(), probabilities=GAMMONLESS, cube_efficiency=0.5)
+    assert decision.cube_efficiency == 0.5
+
+
+def test_a_contact_position_without_evaluator_raises_a_clear_error():
+    with pytest.raises(MissingEvaluatorError, match="no evaluator for this contact position"):
+        cube_decision(Position.initial())
+    with pytest.raises(MissingEvaluatorError):
+        cube_decision()
+
+
+def test_probabilities_and_evaluator_together_are_refused():
+    with pytest.raises(InvalidCubeSettingsError, match="not both"):
+        cube_decision(Position.initial(), evaluator=FixedEvaluator(GAMMONLESS), probabilities=GAMMONLESS)
+
+
+def test_only_zero_plies_and_no_rollouts_until_they_land():
+    with pytest.raises(NotImplementedError, match="2-ply"):
+        cube_decision(probabilities=GAMMONLESS, plies=2)
+    with pytest.raises(NotImplementedError, match="rollouts are not available yet"):
+        cube_decision(probabilities=GAMMONLESS, rollout=object())
+
+
+def test_bad_inputs_raise_typed_errors():
+    with pytest.raises(InvalidProbabilitiesError, match="win_gammon"):
+        cube_decision(probabilities=[0.5, 0.7, 0.0, 0.0, 0.0])
+    with pytest.raises(InvalidCubeSettingsError, match="cube efficiency"):
+        cube_decision(probabilities=GAMMONLESS, cube_efficiency=1.5)
+    with pytest.raises(InvalidCubeSettingsError, match="MatchState"):
+        cube_decision(probabilities=GAMMONLESS, match=(0, 0))
+    with pytest.raises(InvalidPositionError, match="must be a Position"):
+        cube_decision("XGID=", probabilities=GAMMONLESS)
+    over = Position.from_points({}, opponent={6: 15})
+    with pytest.raises(InvalidPositionError, match="game is over"):
+        cube_decision(over, probabilities=GAMMONLESS)
+
+
+def test_money_decisions_do_not_convert_to_emg():
+    with pytest.raises(InvalidCubeSettingsError, match="only match decisions"):
+        cube_decision(probabilities=GAMMONLESS).to_emg()
+
+
+def test_text_shows_the_action_and_the_equities():
+    text = str(cube_decision(probabilities=gammonless(0.9)))
+    assert "Proper cube action: Double / pass" in text
+    assert "Double/Take" in text and "Take point 21.4%" in text
+
+
+# ----- races and bear-offs: the race evaluator and the exact bear-off table -------------------
+
+
+def test_races_are_evaluated_by_the_race_evaluator_when_none_is_given():
+    from bgengine import race
+
+    race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
+    decision = cube_decision(race_80)
+    assert decision.probabilities.as_tuple() == pytest.approx(tuple(race.evaluate(race_80)))
+    assert decision.take_point is not None and decision.note == ""
+
+
+def test_money_bearoffs_in_the_two_sided_table_get_exact_equities():
+    from bgengine import bearoff
+
+    position = Position.from_points({1: 2, 2: 1}, opponent={1: 1, 3: 1})
+    exact = bearoff.two_sided_table().equities(position)
+    decision = cube_decision(position)
+    assert decision.note == "exact two-sided bear-off equities"
+    assert decision.no_double == pytest.approx(exact.centred)
+    assert decision.double_take == pytest.approx(2 * exact.opponent_owns)
+    assert decision.take_point is None and decision.cash_point is None
+    owned = cube_decision(position, match=MatchState(cube_value=2, cube_owner=0))
+    assert owned.no_double == pytest.approx(exact.owned)
+
+
+def test_a_sure_win_is_double_pass():
+    decision = cube_decision(Position.from_points({1: 2}, opponent={6: 2, 5: 1}))
+    assert decision.no_double == pytest.approx(1.0)
+    assert decision.action is CubeAction.DOUBLE_PASS
+
+
+def test_exact_bearoff_equities_give_way_to_given_probabilities_and_to_beavers():
+    position = Position.from_points({1: 2, 2: 1}, opponent={1: 1, 3: 1})
+    given = cube_decision(position, probabilities=[0.3, 0.0, 0.0, 0.0, 0.0])
+    beavers = cube_decision(position, match=MatchState(beavers=True))
+    assert given.note == "" and given.take_point is not None
+    assert beavers.note == "" and beavers.take_point is not None
