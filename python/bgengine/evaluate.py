@@ -154,15 +154,15 @@ class NetworkEvaluator:
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
         self._ready()
-        move_filter = move_filter or MoveFilter()
-        return _nply.nply_evaluate(
-            self.network, boards, plies, move_filter.keep, move_filter.margin, race_tables=self.race_tables
-        )
+        return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
 
 
-def _lookahead(static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None) -> np.ndarray:
+def _lookahead(
+    static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None, race_tables: bool = True
+) -> np.ndarray:
+    """The C search over ``static`` (a NeuralNet, or any object with ``evaluate_batch``)."""
     move_filter = move_filter or MoveFilter()
-    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin)
+    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin, race_tables=race_tables)
 
 
 class _RowByRowEvaluator:
