@@ -13,15 +13,21 @@ another network: ``... strength --opponent path/to/weights.npz``.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bgcore import _nn, _selfplay
-from bgengine import Position
-from bgengine.evaluate import NetworkEvaluator, default_evaluator, evaluate
+from bgengine import Position, bearoff
+from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
 from bgengine.pubeval import pubeval_player
 
 SAMPLE_SEED = 2024
@@ -104,37 +110,144 @@ def test_two_ply_time_per_position(benchmark):
     _lookahead_benchmark(benchmark, 2)
 
 
-def points_against(network: _nn.NeuralNet, opponent, games: int, seed: int) -> tuple[float, float]:
-    """(points per game, standard error) of ``network`` against ``opponent``, cubeless money."""
-    points = _selfplay.duel(network, opponent, games, np.random.PCG64(seed)).astype(np.float64)
+def points_against(player, opponent, games: int, seed: int) -> tuple[float, float]:
+    """(points per game, standard error) of ``player`` against ``opponent``, cubeless money."""
+    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed)).astype(np.float64)
     return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
 
 
+def engine_player(network: _nn.NeuralNet, plies: int = 0) -> _selfplay.EnginePlayer:
+    """The engine as users get it: network, race tables, ``plies`` lookahead."""
+    bearoff.install_tables()
+    return _selfplay.EnginePlayer(network, plies)
+
+
 def test_strength_against_pubeval(benchmark):
-    network = default_evaluator().network
-    first = _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1))
-    assert np.array_equal(first, _selfplay.duel(network, pubeval_player(), 200, np.random.PCG64(1)))
-    ppg, se = benchmark.pedantic(points_against, (network, pubeval_player(), STRENGTH_GAMES, 1), rounds=1)
+    engine = engine_player(default_evaluator().network)
+    first = _selfplay.duel(engine, pubeval_player(), 200, np.random.PCG64(1))
+    assert np.array_equal(first, _selfplay.duel(engine, pubeval_player(), 200, np.random.PCG64(1)))
+    assert set(np.abs(first).tolist()) <= {1, 2, 3}
+    ppg, se = benchmark.pedantic(points_against, (engine, pubeval_player(), STRENGTH_GAMES, 1), rounds=1)
     benchmark.extra_info["points_per_game"] = ppg
     benchmark.extra_info["standard_error"] = se
     benchmark.extra_info["games"] = STRENGTH_GAMES
 
 
+GNUBG = shutil.which("gnubg") or next((p for p in ["/usr/games/gnubg"] if Path(p).exists()), None)
+
+# Runs inside GNU Backgammon's embedded Python: its 0-ply cubeless best move for each
+# (position id, dice) of positions.json, as move text, and its 0-ply cubeless
+# probabilities of the position (player on roll, before the roll), into moves.json.
+GNUBG_SCRIPT = """
+import json
+import gnubg
+gnubg.command("new game")
+context = {"cubeful": 0, "plies": 0, "deterministic": 1, "noise": 0.0}
+results = []
+for position_id, die1, die2 in json.load(open("positions.json")):
+    gnubg.command("set board " + position_id)
+    gnubg.command("set dice %d %d" % (die1, die2))
+    board = gnubg.board()
+    move = gnubg.findbestmove(board, gnubg.cubeinfo(), context)
+    probabilities = gnubg.evaluate(board, gnubg.cubeinfo(), context)[:5]
+    results.append((gnubg.movetupletostring(move, board), list(probabilities)))
+json.dump(results, open("moves.json", "w"))
+"""
+
+
+def gnubg_answers(problems: list[tuple[Position, tuple[int, int]]]) -> list[tuple[str, list[float]]]:
+    """GNU Backgammon's 0-ply best move (text) for each (position, dice) and its 0-ply
+    probabilities of the position; needs gnubg."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        (work / "positions.json").write_text(json.dumps([(p.gnubg_id(), d[0], d[1]) for p, d in problems]))
+        (work / "script.py").write_text(GNUBG_SCRIPT)
+        subprocess.run([GNUBG, "-t", "-q", "-p", "script.py"], cwd=work, check=True, capture_output=True, timeout=600)
+        return json.loads((work / "moves.json").read_text())
+
+
+def agreement_problems(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
+    """Contact positions from seeded random play, each with a roll that has several moves."""
+    rng = np.random.default_rng(seed)
+    problems = []
+    for p in contact_positions(count * 2, seed):
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        if len(p.legal_moves(dice)) > 1:
+            problems.append((p, dice))
+    return problems[:count]
+
+
+def agreement_with_gnubg(count: int, seed: int) -> tuple[int, int, float]:
+    """(same best move as gnubg at 0-ply, problems, mean |our equity - gnubg's|) at 0-ply."""
+    problems = agreement_problems(count, seed)
+    same, differences = 0, []
+    for (position, dice), (text, probabilities) in zip(problems, gnubg_answers(problems)):
+        legal = position.legal_moves(dice)
+        same += legal.position_after(legal.index(text)) == best_move(position, dice).position
+        differences.append(abs(evaluate(position).equity - money_equity(probabilities)))
+    return same, len(problems), float(np.mean(differences))
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_agreement_with_gnubg_at_zero_ply(benchmark):
+    problems = agreement_problems(100, SAMPLE_SEED)
+    assert len(problems) == 100
+    same, total, equity_difference = benchmark.pedantic(agreement_with_gnubg, (100, SAMPLE_SEED), rounds=1)
+    assert 0 <= same <= total == 100 and 0 <= equity_difference < 3
+    benchmark.extra_info["same_move_as_gnubg"] = same / total
+    benchmark.extra_info["mean_absolute_equity_difference"] = equity_difference
+
+
+def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[float, float]:
+    """(points per game, standard error) of the EngineAgent against the HeuristicAgent,
+    through the game engine (Python), alternating seats, cubeless money."""
+    from bgengine import EngineAgent, HeuristicAgent, play_game
+
+    engine, heuristic = EngineAgent(plies), HeuristicAgent()
+    seeds = np.random.SeedSequence(seed).generate_state(games)
+    points = []
+    for g in range(games):
+        first, second = (engine, heuristic) if g % 2 == 0 else (heuristic, engine)
+        outcome = play_game(first, second, seed=int(seeds[g])).outcome
+        engine_won = (outcome.winner == 0) == (g % 2 == 0)
+        points.append(outcome.points if engine_won else -outcome.points)
+    values = np.array(points, dtype=np.float64)
+    return float(values.mean()), float(values.std(ddof=1) / math.sqrt(games))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic"])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
-    parser.add_argument("--opponent", help="another network's weights (default: PubEval)")
+    parser.add_argument("--opponent", help="another network's weights, played at 0-ply (default: PubEval)")
+    parser.add_argument("--plies", type=int, default=0, help="lookahead of the measured engine")
+    parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
     args = parser.parse_args(argv)
+    if args.what == "gnubg-agreement":
+        if GNUBG is None:
+            print("GNU Backgammon (gnubg) is not installed")
+            return 1
+        same, total, difference = agreement_with_gnubg(args.games, args.seed)
+        print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%});"
+              f" mean |equity difference| of the positions {difference:.4f}")
+        return 0
+    if args.what == "heuristic":
+        ppg, se = points_against_heuristic(args.games, args.seed, args.plies)
+        print(f"engine at {args.plies}-ply: {args.games} games vs HeuristicAgent (seed {args.seed}):"
+              f" {ppg:+.4f} ± {se:.4f} points per game")
+        return 0
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
-    opponent = NetworkEvaluator.from_file(args.opponent).network if args.opponent else pubeval_player()
-    started = time.perf_counter()
-    ppg, se = points_against(network, opponent, args.games, args.seed)
-    elapsed = time.perf_counter() - started
+    player = network if args.network_only else engine_player(network, args.plies)
+    opponent = engine_player(NetworkEvaluator.from_file(args.opponent).network) if args.opponent else pubeval_player()
+    started = time.process_time()
+    ppg, se = points_against(player, opponent, args.games, args.seed)
+    elapsed = time.process_time() - started
     name = args.opponent or "PubEval"
-    print(f"{args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game ({elapsed:.1f} s)")
+    what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
+    print(f"{what}: {args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game"
+          f" ({elapsed:.1f} s CPU)")
     return 0
 
 

@@ -51,6 +51,8 @@ def test_one_ply_equals_a_plain_average_over_the_21_rolls():
         Position.initial(),
         Position.from_points({6: 2, 5: 3, 1: 4}, {6: 3, 3: 3, 23: 1}),
         Position.from_points({2: 1, 1: 1}, {1: 2, 6: 5}),  # some rolls end the game
+        Position.from_points({13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3}, bar=1),  # dances
+        Position.from_points({13: 13, 3: 1}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 23: 5}, bar=1),
     ]
     for position in positions:
         got = evaluate(position, 1, evaluator=evaluator).probabilities
@@ -155,3 +157,41 @@ def test_shipped_network_gives_consistent_probabilities_at_every_depth():
 
 def test_shipped_network_plays_the_standard_opening_three_one():
     assert str(best_move(Position.initial(), (3, 1)).move) == "8/5 6/5"
+
+
+def test_rank_moves_of_a_dance_is_the_single_pass():
+    closed = Position.from_points({13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3}, bar=1)
+    ranked = rank_moves(closed, (6, 6), evaluator=RandomEvaluator(1))
+    assert len(ranked) == 1 and ranked[0].move.is_pass()
+    assert ranked[0].position == closed.flip()
+
+
+def test_rank_moves_ranks_the_winning_bear_off_first_with_certainty():
+    p = Position.from_points({1: 1, 2: 1}, {20: 15})
+    best = best_move(p, (2, 1), evaluator=RandomEvaluator(3))
+    assert best.position.is_game_over()
+    assert best.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)  # opponent still in our home: backgammon
+    assert best.equity == 3.0
+
+
+def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
+    network = default_evaluator().network
+
+    class NetworkThroughPython:
+        def evaluate_batch(self, boards):
+            return network.evaluate_trusted(np.ascontiguousarray(boards, dtype=np.int8))
+
+    p = Position.from_points({24: 2, 13: 4, 8: 3, 6: 5, 4: 1}, {24: 2, 13: 5, 8: 3, 6: 4, 5: 1})
+    in_c = NetworkEvaluator(network, race_tables=False)
+    for plies in (1, 2):
+        np.testing.assert_array_equal(
+            evaluate(p, plies, evaluator=in_c).probabilities,
+            evaluate(p, plies, evaluator=NetworkThroughPython()).probabilities,
+        )
+
+
+def test_shipped_weights_carry_their_training_record():
+    from bgengine.evaluate import weights_record
+
+    record = weights_record()
+    assert record["games"] > 0 and record["settings"]["hidden"] == default_evaluator().network.num_hidden

@@ -85,3 +85,24 @@ def test_train_games_rejects_bad_parameters():
         _selfplay.train_games(net, 1, 0, 0.1, 0, 0.01, 0.5, np.random.PCG64(1))
     with pytest.raises(TypeError):
         _selfplay.duel(net, "pubeval", 1, np.random.PCG64(1))
+
+
+def test_engine_player_duels_are_seeded_and_score_one_to_three_points():
+    from bgcore._selfplay import EnginePlayer
+
+    engine = EnginePlayer(_nn.NeuralNet.random(8, 2), plies=1, root_keep=2, keep=1)
+    first = _selfplay.duel(engine, pubeval_player(), 4, np.random.PCG64(5))
+    assert np.array_equal(first, _selfplay.duel(engine, pubeval_player(), 4, np.random.PCG64(5)))
+    assert set(np.abs(first).tolist()) <= {1, 2, 3}
+    with pytest.raises(ValueError):
+        EnginePlayer(_nn.NeuralNet.random(8, 2), plies=4)
+
+
+def test_command_line_trains_and_prints_progress_with_strength(tmp_path, capsys):
+    from bgengine.train import main
+
+    assert main(["--out", str(tmp_path), "--games", "12", "--hidden", "8", "--seed", "5",
+                 "--eval-games", "10", "--eval-every", "6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all("games/s" in line and "vs PubEval" in line for line in lines)
+    assert (tmp_path / "latest.npz").exists() and (tmp_path / "best.npz").exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -80,7 +81,7 @@ class MoveFilter:
     """Replies searched deeper at each roll: at most ``keep``, within ``margin`` equity of the best."""
 
     keep: int = 2
-    margin: float = 0.08
+    margin: float = 0.04
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep, int) or not 1 <= self.keep <= 64:
@@ -153,31 +154,19 @@ class NetworkEvaluator:
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
         self._ready()
-        if self.race_tables:
-            return _lookahead(self.network, boards, plies, move_filter)
-        return _lookahead(_NetworkOnly(self.network), boards, plies, move_filter)
+        return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
 
 
-class _NetworkOnly:
-    """The network alone (no race tables), as a Python-level static evaluator."""
-
-    def __init__(self, network: _nn.NeuralNet) -> None:
-        self.network = network
-
-    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
-        return self.network.evaluate_trusted(np.ascontiguousarray(boards, dtype=np.int8))
-
-
-def _lookahead(static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None) -> np.ndarray:
+def _lookahead(
+    static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None, race_tables: bool = True
+) -> np.ndarray:
+    """The C search over ``static`` (a NeuralNet, or any object with ``evaluate_batch``)."""
     move_filter = move_filter or MoveFilter()
-    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin)
+    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin, race_tables=race_tables)
 
 
-class RandomEvaluator:
-    """Test double: consistent random probabilities, the same for the same position and seed."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+class _RowByRowEvaluator:
+    """Base of the test doubles: ``evaluate_batch`` asks ``_row`` for each board."""
 
     def evaluate(self, position: Position) -> np.ndarray:
         return self.evaluate_batch(_boards_array(position))[0]
@@ -186,32 +175,38 @@ class RandomEvaluator:
         rows = _boards_array(boards)
         out = np.empty((len(rows), 5), dtype=np.float32)
         for i, row in enumerate(rows):
-            digest = hashlib.blake2b(row.tobytes(), digest_size=8, key=str(self.seed).encode()).digest()
-            u = np.random.default_rng(int.from_bytes(digest, "little")).random(5)
-            win = u[0]
-            out[i] = (win, win * u[1], win * u[1] * u[2], (1 - win) * u[3], (1 - win) * u[3] * u[4])
+            out[i] = self._row(row.tobytes())
         return out
 
+    def _row(self, board: bytes) -> Sequence[float]:
+        raise NotImplementedError
 
-class FakeEvaluator:
+
+class RandomEvaluator(_RowByRowEvaluator):
+    """Test double: consistent random probabilities, the same for the same position and seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def _row(self, board: bytes) -> Sequence[float]:
+        digest = hashlib.blake2b(board, digest_size=8, key=str(self.seed).encode()).digest()
+        u = np.random.default_rng(int.from_bytes(digest, "little")).random(5)
+        win = u[0]
+        return (win, win * u[1], win * u[1] * u[2], (1 - win) * u[3], (1 - win) * u[3] * u[4])
+
+
+class FakeEvaluator(_RowByRowEvaluator):
     """Test double: fixed probabilities per position (``default`` for the rest, else KeyError)."""
 
     def __init__(self, table: Mapping[Position, Sequence[float]], default: Sequence[float] | None = None) -> None:
         self.table = {position.to_bytes(): np.asarray(p, dtype=np.float32) for position, p in table.items()}
         self.default = None if default is None else np.asarray(default, dtype=np.float32)
 
-    def evaluate(self, position: Position) -> np.ndarray:
-        return self.evaluate_batch(_boards_array(position))[0]
-
-    def evaluate_batch(self, boards: Any) -> np.ndarray:
-        rows = _boards_array(boards)
-        out = np.empty((len(rows), 5), dtype=np.float32)
-        for i, row in enumerate(rows):
-            found = self.table.get(row.tobytes(), self.default)
-            if found is None:
-                raise KeyError(f"FakeEvaluator has no probabilities for {Position._trusted(row.tobytes())!r}")
-            out[i] = found
-        return out
+    def _row(self, board: bytes) -> Sequence[float]:
+        found = self.table.get(board, self.default)
+        if found is None:
+            raise KeyError(f"FakeEvaluator has no probabilities for {Position._trusted(board)!r}")
+        return found  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=1)
@@ -219,6 +214,13 @@ def default_evaluator() -> NetworkEvaluator:
     """The engine's evaluator with the weights shipped in the package (loaded once)."""
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
         return NetworkEvaluator.from_file(path)
+
+
+def weights_record() -> dict[str, Any]:
+    """How the shipped weights were made: training settings, games, time, strength history."""
+    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+        with np.load(path) as data:
+            return json.loads(str(data["record"]))  # type: ignore[no-any-return]
 
 
 def _checked_plies(plies: int) -> int:

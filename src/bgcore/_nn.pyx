@@ -469,16 +469,7 @@ cdef class NeuralNet:
 
     def evaluate(self, boards):
         """(n, 5) float32 consistent probabilities of (n, 26) boards, player on roll's view."""
-        array = checked_boards(boards)
-        cdef const checker_t[:, ::1] view = array
-        cdef int n = view.shape[0]
-        out = np.empty((n, NUM_OUTPUTS), dtype=np.float32)
-        if n == 0:
-            return out
-        cdef float[:, ::1] out_view = out
-        with nogil:
-            evaluate_boards(&self.net, &view[0, 0], n, &out_view[0, 0])
-        return out
+        return self.evaluate_trusted(checked_boards(boards))
 
     def evaluate_trusted(self, const checker_t[:, ::1] boards):
         """Like ``evaluate`` for boards the core produced (no checks beyond the shape)."""

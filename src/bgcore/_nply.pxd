@@ -23,7 +23,19 @@ ctypedef struct MoveFilter:
 cdef int engine_static(void* network, const checker_t* boards, int n,
                        float* out5) noexcept nogil
 
+# Finished games exact, everything else from the network (context: a Network*).
+cdef int network_static(void* network, const checker_t* boards, int n,
+                        float* out5) noexcept nogil
+
 # The 5-vector of `board` looked ahead `plies` rolls (0: static); returns 0 or -1.
 cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* board,
                             int plies, const MoveFilter* move_filter,
                             float* out5) noexcept nogil
+
+# Index of the child to play among n children (sides switched), or -1 on error: all are
+# evaluated statically into `values` (n * 5 floats), the candidates `root_filter` keeps
+# are looked ahead `plies` rolls (with `move_filter` below), the lowest equity wins; its
+# 5-vector (next player's view) goes to best5.
+cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children, int n,
+                    int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
+                    float* values, float* best5) noexcept nogil

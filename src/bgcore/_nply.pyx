@@ -38,10 +38,18 @@ cdef int engine_static(void* network, const checker_t* boards, int n,
     return 0
 
 
+cdef int network_static(void* network, const checker_t* boards, int n,
+                        float* out5) noexcept nogil:
+    """Finished games exactly, every other board from the network (no race tables)."""
+    evaluate_boards(<const Network*>network, boards, n, out5)
+    return 0
+
+
 cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children, int n,
-                    int plies, const MoveFilter* move_filter, float* values,
-                    float* best5) noexcept nogil:
-    """The 5-vector (next player's view) of the reply chosen among n children; 0 or -1."""
+                    int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
+                    float* values, float* best5) noexcept nogil:
+    """Index of the child to play among n (or -1 on error); its 5-vector (next player's
+    view) into best5. Candidates by 0-ply per ``root_filter``, searched ``plies`` deep."""
     if evaluator.evaluate(evaluator.context, children, n, values) != 0:
         return -1
     cdef int i, j, c, chosen = 0, candidates = 0
@@ -51,7 +59,7 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
     cdef float searched[NUM_OUTPUTS]
     cdef float best_equity = 0.0
     # the `keep` lowest 0-ply equities, in increasing order (insertion into a short list)
-    cdef int keep = move_filter.keep if plies > 0 else 1
+    cdef int keep = root_filter.keep if plies > 0 else 1
     if keep > MAX_KEEP:
         keep = MAX_KEEP
     for i in range(n):
@@ -69,9 +77,9 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
     if plies <= 0:
         for j in range(NUM_OUTPUTS):
             best5[j] = values[order[0] * NUM_OUTPUTS + j]
-        return 0
+        return order[0]
     for c in range(candidates):
-        if c > 0 and equity[c] > equity[0] + move_filter.margin:
+        if c > 0 and equity[c] > equity[0] + root_filter.margin:
             break
         if nply_probabilities(evaluator, children + order[c] * NUM_SLOTS, plies,
                               move_filter, searched) != 0:
@@ -79,9 +87,10 @@ cdef int best_reply(const StaticEvaluator* evaluator, const checker_t* children,
         e = equity_of(searched)
         if c == 0 or e < best_equity:
             best_equity = e
+            chosen = order[c]
             for j in range(NUM_OUTPUTS):
                 best5[j] = searched[j]
-    return 0
+    return chosen
 
 
 cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* board,
@@ -106,8 +115,8 @@ cdef int nply_probabilities(const StaticEvaluator* evaluator, const checker_t* b
             if status != 0:
                 break
             n = legal_children(board, d1, d2, children, MAX_CHILDREN)
-            if n <= 0 or best_reply(evaluator, children, n, plies - 1, move_filter, values,
-                                    reply) != 0:
+            if n <= 0 or best_reply(evaluator, children, n, plies - 1, move_filter,
+                                    move_filter, values, reply) < 0:
                 status = -1
                 break
             flip_probabilities(reply, mine)
@@ -156,12 +165,13 @@ cdef int python_static(void* context, const checker_t* boards, int n,
         return -1
 
 
-def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0):
+def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0,
+                  bint race_tables=True):
     """(n, 5) float32 probabilities of (n, 26) trusted boards looked ahead ``plies`` rolls.
 
     ``evaluator``: a NeuralNet (the engine's static evaluation: exact finished games,
-    race tables when installed, the network otherwise; runs without the GIL) or any
-    object with ``evaluate_batch``. ``keep``/``margin``: the move filter.
+    race tables when installed and ``race_tables``, the network otherwise; runs without
+    the GIL) or any object with ``evaluate_batch``. ``keep``/``margin``: the move filter.
     """
     if not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be 0..{MAX_PLIES}, got {plies}")
@@ -181,7 +191,7 @@ def nply_evaluate(evaluator, boards, int plies, int keep=1, float margin=0.0):
     cdef StaticEvaluator static
     cdef _PythonStatic adapter = None
     if isinstance(evaluator, NeuralNet):
-        static.evaluate = engine_static
+        static.evaluate = engine_static if race_tables else network_static
         static.context = <void*>&(<NeuralNet>evaluator).net
         with nogil:
             for b in range(n):

@@ -9,14 +9,16 @@ the network's value of the chosen child (the position after the move, flipped to
 mover's view); at the end of the game the lambda-returns
 G_t = (1 - lambda) V(s_t+1) + lambda G_t+1 (G of the last move = the exact result) are
 computed backwards and the network takes one gradient step per position towards G_t.
-With the weights fixed during a game this is the same update as eligibility traces applied
-at the end of the game, at the cost of one backward pass per position.
+This is the offline lambda-return (forward) view of TD(lambda): were all steps taken with
+the weights of the game, it would equal eligibility traces accumulated over the game and
+applied at its end; here the steps follow one another, at the cost of one backward pass
+per position and no traces to keep.
 """
 
 import numpy as np
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
 from bgcore._types cimport checker_t, NUM_SLOTS
@@ -24,22 +26,49 @@ from bgcore._nn cimport (Network, NeuralNet, NUM_OUTPUTS, MAX_ACTIVE_INPUTS, MAX
                          encode_sparse, forward_raw, finished_probabilities, best_child,
                          flip_probabilities, add_scaled)
 from bgcore._pubeval cimport PubEval, pubeval_best_child
+from bgcore._nply cimport StaticEvaluator, MoveFilter, engine_static, best_reply
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:
     MAX_PLIES = 4000                # a game longer than this is abandoned (never seen)
     KIND_NETWORK = 0
     KIND_PUBEVAL = 1
+    KIND_ENGINE = 2
 
 cdef checker_t INITIAL[26]
 INITIAL[:] = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
 
-# A player that picks one child: a network at 0-ply or PubEval.
+# A player that picks one child: a network at 0-ply, PubEval, or the engine (network,
+# race tables, n-ply with move filters).
 ctypedef struct Player:
     int kind
     const Network* net
     const float* pubeval_contact
     const float* pubeval_race
+    StaticEvaluator engine
+    int plies
+    MoveFilter root_filter
+    MoveFilter move_filter
+
+
+cdef class EnginePlayer:
+    """The engine as a duel player: the network with race tables (install them first) at
+    ``plies``, candidates by ``root_keep``/``root_margin``, replies by ``keep``/``margin``."""
+    cdef NeuralNet network
+    cdef int plies
+    cdef MoveFilter root_filter
+    cdef MoveFilter move_filter
+
+    def __init__(self, NeuralNet network, int plies=0, int root_keep=8, float root_margin=0.16,
+                 int keep=2, float margin=0.04):
+        if not 0 <= plies <= 3 or not 1 <= root_keep <= 64 or not 1 <= keep <= 64:
+            raise ValueError("need plies 0..3 and filters keeping 1..64 moves")
+        self.network = network
+        self.plies = plies
+        self.root_filter.keep = root_keep
+        self.root_filter.margin = root_margin
+        self.move_filter.keep = keep
+        self.move_filter.margin = margin
 
 
 cdef inline int roll_die(bitgen_t* rng) noexcept nogil:
@@ -62,8 +91,14 @@ cdef inline void roll_dice(bitgen_t* rng, bint opening, int* d1, int* d2) noexce
 
 cdef inline int choose(const Player* player, const checker_t* board,
                        const checker_t* children, int n, float* scratch5) noexcept nogil:
+    cdef float chosen5[NUM_OUTPUTS]
+    cdef int index
     if player.kind == KIND_NETWORK:
         return best_child(player.net, children, n, scratch5)
+    if player.kind == KIND_ENGINE:
+        index = best_reply(&player.engine, children, n, player.plies, &player.root_filter,
+                           &player.move_filter, scratch5, chosen5)
+        return index if index >= 0 else 0
     return pubeval_best_child(player.pubeval_contact, player.pubeval_race, board, children, n)
 
 
@@ -100,18 +135,26 @@ cdef bitgen_t* bitgen_of(bit_generator) except NULL:
 
 cdef Player player_of(obj) except *:
     cdef Player player
+    memset(&player, 0, sizeof(Player))
     player.net = NULL
     player.pubeval_contact = NULL
     player.pubeval_race = NULL
     if isinstance(obj, NeuralNet):
         player.kind = KIND_NETWORK
         player.net = &(<NeuralNet>obj).net
+    elif isinstance(obj, EnginePlayer):
+        player.kind = KIND_ENGINE
+        player.engine.evaluate = engine_static
+        player.engine.context = <void*>&(<EnginePlayer>obj).network.net
+        player.plies = (<EnginePlayer>obj).plies
+        player.root_filter = (<EnginePlayer>obj).root_filter
+        player.move_filter = (<EnginePlayer>obj).move_filter
     elif isinstance(obj, PubEval):
         player.kind = KIND_PUBEVAL
         player.pubeval_contact = (<PubEval>obj).contact
         player.pubeval_race = (<PubEval>obj).race
     else:
-        raise TypeError(f"a player is a NeuralNet or a PubEval, got {type(obj).__name__}")
+        raise TypeError(f"a player is a NeuralNet, an EnginePlayer or a PubEval, got {type(obj).__name__}")
     return player
 
 
