@@ -2,8 +2,9 @@
 error per second, on one thread with and without variance reduction, and on two threads.
 
 Run: ``nice python -m pytest benchmarks/bench_rollout.py --benchmark-enable``.
-Set ``BGENGINE_BENCH_EVALUATOR=pipcount`` to time the pip-count test evaluator instead of
-the default (the network when it is wired in). Each benchmark first checks the exact
+The default evaluator is the shipped network with race tables
+(``bgengine.evaluate.default_evaluator``); ``BGENGINE_BENCH_EVALUATOR=pipcount`` times the
+pip-count test evaluator instead. Each benchmark first checks the exact
 trial count and that the seeded result repeats bit for bit, so a faster wrong answer
 cannot pass. Rates land in each benchmark's ``extra_info``.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import time
 
 import pytest
 
@@ -46,6 +48,11 @@ def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: 
         reference.equity_standard_error,
     )
     seconds = benchmark.stats.stats.median
+    cpu_started = time.process_time()
+    run(settings, evaluator, workers)
+    cpu_seconds = time.process_time() - cpu_started
+    # CPU time over all threads: games per core-second, immune to other load on the machine.
+    benchmark.extra_info["games_per_cpu_second"] = round(settings.trials / cpu_seconds, 1)
     benchmark.extra_info["evaluator"] = type(evaluator).__name__
     benchmark.extra_info["games_per_second"] = round(settings.trials / seconds, 1)
     benchmark.extra_info["equity_standard_error"] = round(result.equity_standard_error, 5)

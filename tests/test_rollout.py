@@ -38,6 +38,28 @@ def probabilities_of(result):
     return (result.probabilities, result.probability_standard_errors, result.equity, result.equity_standard_error)
 
 
+# ----- evaluators --------------------------------------------------------------------
+
+
+def test_kernel_network_evaluator_matches_bgengine_evaluate_at_0_ply():
+    from bgengine.evaluate import default_evaluator
+
+    evaluator = default_evaluator()
+    kernel = default_kernel_evaluator()
+    for position in (CONTACT, BEAROFF, Position.from_points({12: 3, 6: 5, 3: 4}, {10: 2, 5: 5, 4: 5})):
+        np.testing.assert_array_equal(kernel.evaluate_board(position.to_bytes()), evaluator.evaluate(position))
+
+
+def test_network_evaluator_rolls_out_the_same_in_another_process():
+    from bgengine.evaluate import default_evaluator
+
+    settings = dataclasses.replace(FAST, trials=8, block_size=4)
+    reference = rollout(CONTACT, settings=settings, evaluator=default_evaluator())
+    with cf.ProcessPoolExecutor(1) as pool:
+        result = rollout(CONTACT, settings=settings, evaluator=default_evaluator(), executor=pool)
+    assert probabilities_of(result) == probabilities_of(reference)
+
+
 # ----- reproducibility ---------------------------------------------------------------
 
 

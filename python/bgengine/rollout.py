@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bgcore import _policy
+from bgcore import _nn, _policy
 
 from ._rollout_cube import MONEY_UNIT, MWC_UNIT, CubeReferee
 from ._rollout_runner import Accumulator, BlockTask, block_tasks, run_blocks
@@ -345,6 +345,9 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
         return default_kernel_evaluator()
     if isinstance(evaluator, _policy.CEvaluator):
         return evaluator
+    network = getattr(evaluator, "network", None)
+    if isinstance(network, _nn.NeuralNet):
+        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
     adapt = getattr(evaluator, "c_evaluator", None)
     if callable(adapt):
         adapted = adapt()
@@ -352,19 +355,32 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
             return adapted
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
-        f" (bgcore._policy.CEvaluator, or an object with c_evaluator()); got {type(evaluator).__name__}"
+        f" (bgcore._policy.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
+        f" got {type(evaluator).__name__}"
     )
 
 
-def default_kernel_evaluator() -> _policy.CEvaluator:
-    """The evaluator rollouts use when none is given: race tables for races, and for
-    contact positions the pip-count heuristic until the network evaluator is wired in."""
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _policy.CEvaluator:
+    """The network as the kernel's evaluator; race positions from the race tables when asked
+    (as ``bgengine.evaluate.NetworkEvaluator`` does at 0-ply)."""
+    from bgcore._nn_policy import NetworkCEvaluator
     from bgcore._race_policy import RaceOrContactEvaluator
 
     from .bearoff import install_tables
 
+    kernel_evaluator = NetworkCEvaluator(network)
+    if not race_tables:
+        return kernel_evaluator
     install_tables()
-    return RaceOrContactEvaluator(_policy.PipCountEvaluator())
+    return RaceOrContactEvaluator(kernel_evaluator)
+
+
+def default_kernel_evaluator() -> _policy.CEvaluator:
+    """The evaluator rollouts use when none is given: ``bgengine.evaluate.default_evaluator()``
+    (the shipped network, race tables for races)."""
+    from .evaluate import default_evaluator
+
+    return _kernel_evaluator(default_evaluator())
 
 
 def _oracle(settings: RolloutSettings) -> _policy.COracle:
@@ -478,4 +494,11 @@ def _is_real(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-__all__ = ["RolloutResult", "RolloutSettings", "rollout", "rollout_moves", "default_kernel_evaluator"]
+__all__ = [
+    "RolloutResult",
+    "RolloutSettings",
+    "default_kernel_evaluator",
+    "network_kernel_evaluator",
+    "rollout",
+    "rollout_moves",
+]
