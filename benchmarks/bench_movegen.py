@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from movegen_workload import EXPECTED_TOTAL_CHILDREN, ROLLS, workload_boards, workload_pairs
+from bgengine import Position
+from movegen_workload import (
+    EXPECTED_TOTAL_CHILDREN,
+    ROLLS,
+    workload_boards,
+    workload_pairs,
+)
 
 from bgcore import _movegen
-from bgengine import Position
 
 SELF_PLAY_GAMES = 50
 SELF_PLAY_SEED = 7

@@ -7,9 +7,9 @@ so the set does not depend on the order the generator returns them in) x the 21 
 from __future__ import annotations
 
 import numpy as np
+from bgengine import Position
 
 from bgcore import _movegen
-from bgengine import Position
 
 SEED = 20261130
 NUM_POSITIONS = 1000

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference_movegen import Board, reference_children  # noqa: E402
+from reference_movegen import Board, reference_children
 
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 SEED = 20261130

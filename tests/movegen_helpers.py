@@ -6,9 +6,8 @@ import random
 from collections.abc import Iterator
 
 import numpy as np
-from reference_movegen import play_step, reference_children, step_is_legal
-
 from bgengine import Position
+from reference_movegen import play_step, reference_children, step_is_legal
 
 ALL_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 
@@ -48,7 +47,7 @@ def assert_records_replay(position: Position, dice: tuple[int, int]) -> None:
 
 def _die_of_step(board: tuple[int, ...], source: int, target: int, dice_left: list[int]) -> int | None:
     for die in sorted(set(dice_left)):
-        lands = source - die if source - die > 0 else 0
+        lands = max(0, source - die)
         if lands == target and step_is_legal(board, source, die):
             return die
     return None

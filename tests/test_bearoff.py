@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import warnings
 from fractions import Fraction
 
@@ -12,8 +11,10 @@ import numpy as np
 import pytest
 
 from bgcore import _bearoff
+from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff
-from bgengine.bearoff import BearoffCacheWarning, CubeOwner
+from bgengine import CubeOwner
+from bgengine.bearoff import BearoffCacheWarning
 from bgengine.errors import InvalidPositionError
 from bgengine.position import Position
 
@@ -22,20 +23,6 @@ ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
 def roll_weight(roll: tuple[int, int]) -> Fraction:
     return Fraction(1 if roll[0] == roll[1] else 2, 36)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Every test of this module builds into and reads from its own cache folder."""
-    previous = os.environ.get(bearoff.CACHE_DIR_ENV)
-    os.environ[bearoff.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("bgengine-cache"))
-    bearoff.forget_loaded_tables()
-    yield
-    bearoff.forget_loaded_tables()
-    if previous is None:
-        del os.environ[bearoff.CACHE_DIR_ENV]
-    else:
-        os.environ[bearoff.CACHE_DIR_ENV] = previous
 
 
 @pytest.fixture(scope="module")
@@ -138,10 +125,10 @@ def test_bad_ranks_and_counts_raise_clear_errors(home):
         bearoff.one_sided_table(0)
 
 
-# ----- moves: the specialised bear-off scan against references --------------------------------
+# ----- moves: legal_children on one side's bear-off, and the step-by-step build -------------
 
 
-def test_bearoff_children_match_the_brute_force_reference(home, all_counts):
+def test_one_sided_children_match_the_brute_force_reference(home, all_counts):
     rng = np.random.default_rng(5)
     for rank in rng.choice(54264, size=150, replace=False):
         counts = tuple(int(c) for c in all_counts[rank])
@@ -150,13 +137,16 @@ def test_bearoff_children_match_the_brute_force_reference(home, all_counts):
             assert _bearoff.bearoff_children(list(counts), *roll) == expected, (counts, roll)
 
 
-def test_bearoff_children_match_legal_children_for_every_home_position_and_roll():
-    assert _bearoff.movegen_disagreements(6, 1, 54264) == []
-
-
-def test_bearoff_children_match_legal_children_with_checkers_outside_home():
-    size = _bearoff.one_sided_size(15, 8)
-    assert _bearoff.movegen_disagreements(8, size - 3000, size) == []
+@pytest.mark.parametrize("points", [5, 6, pytest.param(7, marks=pytest.mark.slow)])
+def test_step_by_step_build_equals_the_build_from_legal_children(points):
+    """The fast build (best single-die steps) against every roll's children from legal_children."""
+    fast = _bearoff.build_one_sided(points)
+    reference = _bearoff.build_one_sided(points, through_movegen=True)
+    assert np.array_equal(fast[1], reference[1])  # expected rolls
+    assert np.array_equal(fast[3], reference[3])  # expected rolls to the first checker off
+    for mine, theirs in ((fast[0], reference[0]), (fast[2], reference[2])):
+        assert mine.shape == theirs.shape
+        assert np.abs(mine - theirs).max() < 1e-14
 
 
 # ----- one-sided table: exact small cases and invariants ----------------------------------------
@@ -275,6 +265,19 @@ def test_cubeful_equity_on_the_last_roll_is_the_cubeless_equity(two_sided):
         assert two_sided.cubeful_equity({1: 1}, {6: 6}, owner) == pytest.approx(1.0, abs=1e-12)
 
 
+def test_two_roll_against_two_roll_is_a_double_and_pass(two_sided):
+    # Four on the 1-point each: doubles finish at once, other rolls take two turns. The
+    # player on roll wins with doubles now (1/6) or when the opponent misses them
+    # (5/6 x 5/6): 31/36 > 3/4, so he doubles and the opponent passes.
+    assert two_sided.win_probability({1: 4}, {1: 4}) == pytest.approx(31 / 36, abs=1e-12)
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.CENTRED) == pytest.approx(1.0, abs=1e-12)
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.PLAYER) == pytest.approx(1.0, abs=1e-12)
+    # Without access to the cube he plays on; the opponent's redouble never comes in time.
+    assert two_sided.cubeful_equity({1: 4}, {1: 4}, CubeOwner.OPPONENT) == pytest.approx(
+        2 * 31 / 36 - 1, abs=1e-12
+    )
+
+
 def test_cubeful_equity_orders_by_cube_access(two_sided):
     centred, owned, theirs = two_sided.cubeful
     assert np.all(owned >= centred - 1e-12)
@@ -385,3 +388,16 @@ def test_progress_is_reported_until_the_table_is_complete():
     table = bearoff.build_one_sided_table(4, progress=lambda done, total: calls.append((done, total)))
     assert calls[-1] == (table.rolls.shape[0], table.rolls.shape[0])
     assert all(a[0] < b[0] for a, b in itertools.pairwise(calls))
+
+
+def test_installed_two_sided_lookup_reads_the_same_numbers(two_sided):
+    bearoff.install_tables()
+    position = Position.from_points({6: 2, 3: 1}, {5: 1, 1: 2})
+    equities = two_sided.equities(position)
+    assert _bearoff.two_sided_lookup(position.to_bytes()) == (
+        equities.win,
+        equities.centred,
+        equities.owned,
+        equities.opponent_owns,
+    )
+    assert _bearoff.two_sided_lookup(Position.from_points({7: 1}, {1: 1}).to_bytes()) is None

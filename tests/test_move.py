@@ -6,7 +6,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 from bgengine import IllegalMoveError, InvalidNotationError, Position
 from bgengine.move import LegalMove, Move, MoveList
 
@@ -181,3 +180,14 @@ def test_invalid_dice_raise_a_clear_error(dice, error, words):
 def test_play_takes_a_move_object_or_text():
     position = Position.initial()
     assert position.play(Move.parse("13/11 6/5"), (2, 1)) == position.play("13/11 6/5", "21")
+
+
+def test_hops_played_in_any_order_join_into_one_checker_path():
+    assert str(Move([(23, 17), (24, 23)])) == "24/17"
+    assert str(Move.parse("6/5* 8/6")) == "8/5*"
+    assert str(Move([(24, 18, True), (18, 17)])) == "24/18*/17"
+
+
+def test_hops_of_one_checker_may_be_written_in_any_order():
+    position = Position.from_points({13: 1}, {1: 2})
+    assert position.play("11/6 13/11", (5, 2)) == position.play("13/6", (5, 2))

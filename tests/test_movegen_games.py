@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
+from bgengine import IllegalMoveError, InvalidPositionError, Position
+from bgengine.move import legal_children_batch
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from movegen_helpers import (
@@ -17,8 +19,6 @@ from movegen_helpers import (
 from reference_movegen import reference_children
 
 from bgcore import _movegen
-from bgengine import IllegalMoveError, InvalidPositionError, Position
-from bgengine.move import legal_children_batch
 
 # Positions that random games from the start rarely reach: contact bear-offs, bar fights.
 SPECIAL_STARTS = [
@@ -119,3 +119,34 @@ def test_position_with_every_checker_a_blot_matches_reference(dice):
     blots = Position.from_points({p: 1 for p in range(12, 25)}, {p: 1 for p in range(14, 25)}, bar=1)
     assert_core_matches_reference(blots, dice)
     assert_records_replay(blots, dice)
+
+
+def test_batch_grows_its_output_past_the_first_estimate():
+    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {}))
+    boards = np.repeat(blots[None, :], 30, axis=0)
+    children, offsets = legal_children_batch(boards, np.ones((30, 2), np.int8))
+    single = Position(blots).legal_moves((1, 1)).positions
+    assert np.diff(offsets).tolist() == [len(single)] * 30
+    assert children[-len(single) :].tobytes() == single.tobytes()
+
+
+@st.composite
+def scattered_positions(draw) -> Position:
+    """Any legal-looking position: each side's checkers scattered over points, bar and off."""
+    slots = [0] * 26
+    for sign, bar_slot in ((1, 25), (-1, 0)):
+        free = [p for p in range(1, 25) if slots[p] == 0]
+        places = draw(st.lists(st.sampled_from(free + [bar_slot, None]), min_size=1, max_size=15))
+        for place in places:
+            if place is not None:
+                slots[place] += sign
+    if not any(slots):
+        slots[6] = 1
+    return Position(slots)
+
+
+@settings(max_examples=400, deadline=None)
+@given(position=scattered_positions(), die1=st.integers(1, 6), die2=st.integers(1, 6))
+def test_scattered_positions_match_reference(position, die1, die2):
+    assert_core_matches_reference(position, (die1, die2))
+    assert_records_replay(position, (die1, die2))

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bgengine import Position
 from bgengine.move import legal_children_batch
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from movegen_helpers import ALL_ROLLS, assert_core_matches_reference, assert_records_replay
-
 from bgengine import Position
+from movegen_helpers import (
+    ALL_ROLLS,
+    assert_core_matches_reference,
+    assert_records_replay,
+)
 
 # The opponent's checkers are numbered from the opponent's side: their q is our 25 - q.
 FAR_AWAY = {1: 2}  # two opposing checkers on our 24-point, out of the way

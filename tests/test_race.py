@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 from bgcore import _bearoff
+from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine import bearoff, race
 from bgengine.errors import InvalidPositionError, NotARaceError
 from bgengine.position import Position
 
 P = Position.from_points
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    previous = os.environ.get(bearoff.CACHE_DIR_ENV)
-    os.environ[bearoff.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("bgengine-cache"))
-    bearoff.forget_loaded_tables()
-    yield
-    bearoff.forget_loaded_tables()
-    if previous is None:
-        del os.environ[bearoff.CACHE_DIR_ENV]
-    else:
-        os.environ[bearoff.CACHE_DIR_ENV] = previous
 
 
 @pytest.fixture(scope="module")
@@ -224,3 +211,35 @@ def random_race(rng, highest: int = 12, checkers: tuple[int, int] = (1, 15)) -> 
         points = rng.integers(1, highest + 1, size=n)
         sides.append({int(p): int((points == p).sum()) for p in np.unique(points)})
     return P(sides[0], sides[1])
+
+
+def test_race_evaluator_plugs_into_cube_decisions():
+    from bgengine import cube_decision
+
+    position = P({6: 2, 5: 2, 4: 2}, {6: 3, 5: 2, 4: 2})
+    decision = cube_decision(position, evaluator=race.RaceEvaluator())
+    expected = race.evaluate(position)
+    assert decision.probabilities.win == pytest.approx(float(expected[0]), abs=1e-7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "mover, opponent",
+    [
+        ({12: 3, 9: 3, 8: 3, 6: 3, 4: 3}, {11: 3, 10: 3, 7: 3, 6: 3, 3: 3}),
+        ({15: 2, 10: 4, 6: 4, 3: 2}, {8: 5, 6: 5, 5: 2}),
+    ],
+)
+def test_long_race_evaluation_agrees_with_a_seeded_rollout(mover, opponent):
+    from race_rollout import rollout_race
+
+    position = P(mover, opponent)
+    outcomes = rollout_race(np.asarray(position), games=600, seed=5)
+    standard_error = outcomes[:, 0].std(ddof=1) / np.sqrt(len(outcomes))
+    # The approximation's own error (docs/bearoff.md) on top of the rollout's noise.
+    assert abs(race.evaluate(position)[0] - outcomes[:, 0].mean()) < 3 * standard_error + 0.03
+
+
+def test_an_empty_batch_gives_an_empty_result():
+    assert race.RaceEvaluator().evaluate_batch([]).shape == (0, 5)
+    assert race.RaceEvaluator().evaluate_batch(np.zeros((0, 26), dtype=np.int8)).shape == (0, 5)

@@ -25,6 +25,7 @@ from .errors import (
     InvalidSettingsError,
     MatchFileError,
     MissingEvaluatorError,
+    NotARaceError,
 )
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
@@ -34,8 +35,10 @@ from .match_state import MatchState
 from .matfile import format_mat, parse_mat, read_mat, write_mat
 from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from .met_generator import generate_met
+from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .race import RaceEvaluator
 from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
 from .selfplay import play_game, play_match
 from .xgid import format_xgid, parse_xgid
@@ -68,13 +71,18 @@ __all__ = [
     "InvalidPositionError",
     "InvalidProbabilitiesError",
     "InvalidSettingsError",
+    "LegalMove",
     "Match",
     "MatchEquityTable",
     "MatchFileError",
     "MatchState",
     "MissingEvaluatorError",
+    "Move",
+    "MoveList",
+    "NotARaceError",
     "Phase",
     "Position",
+    "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
     "RolloutResult",
@@ -90,6 +98,7 @@ __all__ = [
     "gammon_values",
     "generate_met",
     "kazaross_xg2",
+    "legal_children_batch",
     "load_met",
     "parse_gnubg_ids",
     "parse_mat",

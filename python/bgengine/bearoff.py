@@ -9,7 +9,6 @@ Cache folder: ``$BGENGINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/bgengine``, else
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 import os
@@ -24,13 +23,14 @@ import numpy as np
 
 from bgcore import _bearoff
 
+from .doubling import CubeOwner
 from .errors import InvalidPositionError
 from .position import Position
 
 CACHE_DIR_ENV = "BGENGINE_CACHE_DIR"
 HOME_POINTS = 6
 MAX_ONE_SIDED_POINTS = 8  # float64 rows: 8 points is ~490k positions, ~250 MB while building
-MAX_TWO_SIDED_CHECKERS = 14
+MAX_TWO_SIDED_CHECKERS = 8  # 32 x C(N + 6, 6)^2 bytes: 27 MB at 6, 94 MB at 7, 289 MB at 8
 DEFAULT_TWO_SIDED_CHECKERS = 6
 PIPS_PER_ROLL = 49 / 6  # average pips of a roll, doubles counted four times
 
@@ -44,12 +44,8 @@ class BearoffCacheWarning(UserWarning):
     """A cached table was unreadable or failed its checksum and has been rebuilt."""
 
 
-class CubeOwner(enum.IntEnum):
-    """Who holds the cube, seen from the player on roll (index into the cubeful table)."""
-
-    CENTRED = 0
-    PLAYER_ON_ROLL = 1
-    OPPONENT = 2
+#: Index of each cube state in ``TwoSidedTable.cubeful`` (and in the core's tables).
+CUBEFUL_INDEX = {CubeOwner.CENTRED: 0, CubeOwner.PLAYER: 1, CubeOwner.OPPONENT: 2}
 
 
 # ----- cache folder and file format ------------------------------------------------------
@@ -256,7 +252,9 @@ class TwoSidedTable:
     ) -> float:
         """Money equity per unit cube before the roll (player on roll's view), optimal cube play."""
         a, b = self._ranks(mover, opponent)
-        return float(self.cubeful[CubeOwner(owner), a, b])
+        if owner not in CUBEFUL_INDEX:
+            raise ValueError(f"owner must be a CubeOwner, got {owner!r}")
+        return float(self.cubeful[CUBEFUL_INDEX[owner], a, b])
 
     def covers(self, position: Position) -> bool:
         """True when both sides are home with 1..max_checkers checkers each."""
@@ -284,9 +282,9 @@ class TwoSidedTable:
         return BearoffEquities(
             win=win,
             cubeless=2 * win - 1,
-            centred=float(self.cubeful[CubeOwner.CENTRED, a, b]),
-            owned=float(self.cubeful[CubeOwner.PLAYER_ON_ROLL, a, b]),
-            opponent_owns=float(self.cubeful[CubeOwner.OPPONENT, a, b]),
+            centred=float(self.cubeful[0, a, b]),
+            owned=float(self.cubeful[1, a, b]),
+            opponent_owns=float(self.cubeful[2, a, b]),
         )
 
     @property
@@ -390,7 +388,8 @@ def install_tables(
         wide = one_sided_table(wanted[1], cache=cache)
         _bearoff.install_one_sided(wanted[1], wide.rolls, wide.expected, wide.first_off)
     if wanted[2]:
-        _bearoff.install_two_sided(wanted[2], two_sided_table(wanted[2], cache=cache).win)
+        table = two_sided_table(wanted[2], cache=cache)
+        _bearoff.install_two_sided(wanted[2], table.win, table.cubeful)
 
 
 def forget_loaded_tables() -> None:

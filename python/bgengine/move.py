@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -27,7 +27,7 @@ _PASS_WORDS = ("pass", "cannot move", "no move")
 Step = tuple[int, int, bool]
 """One checker hop: (from point, to point, whether it hit a blot), the mover's numbering."""
 
-Roll = Union[Sequence[int], str]
+Roll = Sequence[int] | str
 
 
 class Move:
@@ -109,7 +109,7 @@ class MoveList:
     text or resulting ``Position``. Moves and positions are built only when asked for.
     """
 
-    __slots__ = ("_position", "_dice", "_children", "_records", "_moves")
+    __slots__ = ("_children", "_dice", "_moves", "_position", "_records")
 
     def __init__(self, position: Position, dice: tuple[int, int], children: bytes, records: bytes) -> None:
         self._position = position
@@ -359,9 +359,13 @@ def _point_text(point: int) -> str:
 
 
 def _checker_paths(steps: Sequence[Step]) -> list[list[tuple[int, bool]]]:
-    """Join hops into one path per checker: [(start, False), (landing, hit), ...]."""
+    """Join hops into one path per checker: [(start, False), (landing, hit), ...].
+
+    Hops are taken from the highest starting point down, so a hop from where another one
+    landed continues that checker whatever order they were played in (24/23 23/17 is 24/17).
+    """
     paths: list[list[tuple[int, bool]]] = []
-    for source, target, hit in steps:
+    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
         for path in paths:
             if path[-1][0] == source:
                 path.append((target, hit))
@@ -396,7 +400,7 @@ def _mover_checkers_after(board: np.ndarray, move: Move) -> tuple[np.ndarray | N
     """
     mover = np.clip(board, 0, None)
     named_hits: set[int] = set()
-    for source, target, hit in move.steps:
+    for source, target, hit in sorted(move.steps, key=lambda step: -step[0]):  # any order
         if mover[source] == 0:
             return None, named_hits
         mover[source] -= 1

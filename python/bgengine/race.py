@@ -54,7 +54,11 @@ class RaceEvaluator:
         """The 5-vector of one race position (player on roll's view, before the roll)."""
         if not isinstance(position, Position):
             raise TypeError(f"expected a Position, got {type(position).__name__}")
-        return self.evaluate_batch(np.frombuffer(position.to_bytes(), dtype=np.int8)[None, :])[0]
+        self._install()
+        values = _bearoff.race_probabilities_of(position.to_bytes())
+        if values is None:
+            raise NotARaceError("the position still has contact; race evaluation needs none")
+        return np.array(values, dtype=np.float32)
 
     def evaluate_batch(self, boards: Any) -> np.ndarray:
         """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array."""
@@ -80,7 +84,9 @@ def _checked_boards(boards: Any) -> np.ndarray:
     """An (n, 26) C-contiguous int8 array of valid positions, or a clear error."""
     if isinstance(boards, Position):
         raise TypeError("evaluate_batch takes a sequence of boards; use evaluate for one Position")
-    if isinstance(boards, Sequence) and boards and all(isinstance(b, Position) for b in boards):
+    if isinstance(boards, Sequence) and len(boards) == 0:
+        return np.empty((0, NUM_SLOTS), dtype=np.int8)
+    if isinstance(boards, Sequence) and all(isinstance(b, Position) for b in boards):
         return np.frombuffer(b"".join(b.to_bytes() for b in boards), dtype=np.int8).reshape(-1, NUM_SLOTS)
     array = np.asarray(boards)
     if array.ndim != 2 or array.shape[1] != NUM_SLOTS:
@@ -156,11 +162,14 @@ def thorp_count(home: Sequence[int], pips: int, on_board: int) -> int:
     return pips + 2 * on_board + home[0] - sum(1 for n in home[:HOME_POINTS] if n > 0)
 
 
-def race_counts(position: Position) -> RaceCounts:
-    """Pip count, EPC, Keith and Thorp counts of both sides of a race position."""
+def race_counts(position: Position, evaluator: RaceEvaluator | None = None) -> RaceCounts:
+    """Pip count, EPC, Keith and Thorp counts of both sides of a race position.
+
+    The EPCs come from the one-sided tables of ``evaluator`` (default: the default one).
+    """
     if position.phase not in (Phase.RACE, Phase.BEAROFF):
         raise NotARaceError("race counts need a position without contact that is not over")
-    bearoff.install_tables(two_sided_checkers=None)
+    (evaluator or _DEFAULT)._install()
     pips = position.pip_counts()
     own, theirs, _, _ = position.points()
     board = position.to_bytes()

@@ -8,7 +8,6 @@ cdef enum:
     HOME_POINTS = 6                 # points of the home board
     MAX_TABLE_POINTS = 12           # largest one-sided table this module can index
     NUM_ROLLS = 21                  # distinct rolls: 15 non-doubles (2/36) + 6 doubles (1/36)
-    MAX_BEAROFF_CHILDREN = 2048     # bound on enumerated children of one roll (with repeats)
 
 # Rank of a one-sided position (counts[p] checkers on point p, p = 1..points) among all
 # positions with up to 15 checkers on that many points; positions with up to n checkers
@@ -24,6 +23,10 @@ cdef double one_sided_expected_rolls(long long rank) noexcept nogil
 # Exact cubeless P(player on roll wins) from the installed two-sided table, or -1 when the
 # board is not a position of that table (both sides home with at most N checkers each).
 cdef double two_sided_win_probability(const checker_t* board) noexcept nogil
+
+# Exact money equity per unit cube (player on roll's view, before the roll) from the same
+# table; owner 0 centred, 1 player on roll, 2 opponent; -2 when not in the table.
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil
 
 # Cubeless 5-vector of a non-contact board (player on roll's view, before rolling) into
 # out[0..4]; returns 0 when done, -1 when the board has contact or no table is installed.

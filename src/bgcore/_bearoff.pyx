@@ -15,9 +15,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY, NAN
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR, OPPONENT_BAR
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
-from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board cimport phase_of
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from libc.stdlib cimport malloc, free
 
@@ -28,6 +28,8 @@ cdef enum:
     RACE_WIDTH = 192                # columns of a race distribution (rolls 0..191)
     PIP_BANK_WIDTH = 128            # rolls needed to move up to MAX_PIP_BANK pips
     MAX_PIP_BANK = NUM_CHECKERS * 25
+    MAX_BANK_DICE = 2 * NUM_CHECKERS   # dice demands beyond this are capped
+    DIE_REACH = 4                   # a checker x pips from its target wants ceil(x / 4) dice
 
 # The 21 rolls, larger die first, and how many of the 36 dice outcomes give each.
 cdef int ROLL_HIGH[NUM_ROLLS]
@@ -36,14 +38,17 @@ cdef double ROLL_WAYS[NUM_ROLLS]     # of 36; sums are divided by 36 once, at th
 
 cdef long long BINOM[MAX_BINOM_N][MAX_TABLE_POINTS + 2]
 
-# PIP_BANK[d][k]: P(k rolls are needed before the dice total at least d pips).
-cdef double PIP_BANK[MAX_PIP_BANK + 1][PIP_BANK_WIDTH]
-# Expected rolls beyond d / (49/6) that PIP_BANK[d] spends on the last roll's overshoot.
-cdef double PIP_BANK_OVERSHOOT[MAX_PIP_BANK + 1]
+# BANK[d][m][k]: P(k rolls are needed before the dice total at least d pips and at
+# least m dice); BANK[d][0] is the pure pip bank.
+cdef double BANK[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1][PIP_BANK_WIDTH]
+cdef int BANK_LENGTH[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]  # BANK[d][m][k] == 0 from here
+# Expected rolls that BANK[d][m] spends beyond the fair share max(d / (49/6), m / (7/3))
+# (49/6 pips and 7/3 dice per roll on average): the last roll's unused part.
+cdef double BANK_OVERSHOOT[MAX_PIP_BANK + 1][MAX_BANK_DICE + 1]
 
 
 cdef void init_constants() noexcept nogil:
-    cdef int n, k, i = 0, high, low, d, r, pips
+    cdef int n, k, i = 0, high, low
     for n in range(MAX_BINOM_N):
         for k in range(MAX_TABLE_POINTS + 2):
             if k == 0:
@@ -58,21 +63,39 @@ cdef void init_constants() noexcept nogil:
             ROLL_LOW[i] = low
             ROLL_WAYS[i] = 1.0 if high == low else 2.0
             i += 1
-    for d in range(MAX_PIP_BANK + 1):
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] = 0.0
-    PIP_BANK[0][0] = 1.0
-    PIP_BANK_OVERSHOOT[0] = 0.0
-    for d in range(1, MAX_PIP_BANK + 1):
-        for r in range(NUM_ROLLS):
-            pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * (2 if ROLL_HIGH[r] == ROLL_LOW[r] else 1)
-            for k in range(1, PIP_BANK_WIDTH):
-                PIP_BANK[d][k] += ROLL_WAYS[r] * PIP_BANK[d - pips if d > pips else 0][k - 1]
-        PIP_BANK_OVERSHOOT[d] = -d * 6.0 / 49.0
-        for k in range(PIP_BANK_WIDTH):
-            PIP_BANK[d][k] /= 36.0
-            PIP_BANK_OVERSHOOT[d] += k * PIP_BANK[d][k]
 
+
+cdef bint BANKS_READY = False
+
+
+cdef void init_banks() noexcept nogil:
+    """BANK[d][m]: rolls until the dice have moved >= d pips with >= m dice (a die moves
+    one checker, so outside checkers need at least a die each); exact renewal recursion."""
+    cdef int d, m, r, k, pips, dice
+    cdef double* row
+    cdef const double* source
+    for d in range(MAX_PIP_BANK + 1):
+        for m in range(MAX_BANK_DICE + 1):
+            row = BANK[d][m]
+            for k in range(PIP_BANK_WIDTH):
+                row[k] = 0.0
+            if d == 0 and m == 0:
+                row[0] = 1.0
+            else:
+                for r in range(NUM_ROLLS):
+                    dice = 4 if ROLL_HIGH[r] == ROLL_LOW[r] else 2
+                    pips = (ROLL_HIGH[r] + ROLL_LOW[r]) * dice // 2
+                    source = BANK[d - pips if d > pips else 0][m - dice if m > dice else 0]
+                    for k in range(1, PIP_BANK_WIDTH):
+                        row[k] += ROLL_WAYS[r] * source[k - 1]
+                for k in range(PIP_BANK_WIDTH):
+                    row[k] /= 36.0
+            BANK_LENGTH[d][m] = 1
+            BANK_OVERSHOOT[d][m] = -max(d * 6.0 / 49.0, m * 3.0 / 7.0)
+            for k in range(PIP_BANK_WIDTH):
+                if row[k] != 0.0:
+                    BANK_LENGTH[d][m] = k + 1
+                BANK_OVERSHOOT[d][m] += k * row[k]
 
 init_constants()
 
@@ -112,10 +135,8 @@ cdef inline long long positions_up_to(int checkers, int points) noexcept nogil:
 
 cdef struct ChildScan:
     int points
-    int count                       # child ranks stored in ranks[0..count)
-    int most_dice_used              # doubles: the largest number of dice played so far
-    bint distinct                   # drop repeated children (else keep every sequence)
-    long long ranks[MAX_BEAROFF_CHILDREN]
+    int count                       # child ranks in ranks[0..count), all distinct
+    long long ranks[MAX_CHILDREN]
 
 
 cdef inline int highest_point(const int* counts, int points) noexcept nogil:
@@ -150,87 +171,10 @@ cdef inline void unmove_checker(int* counts, int point, int die) noexcept nogil:
         counts[point - die] -= 1
 
 
-cdef inline void keep_child(ChildScan* scan, const int* counts) noexcept nogil:
-    cdef long long rank = one_sided_rank(counts, scan.points)
-    cdef int i
-    if scan.distinct:
-        for i in range(scan.count):
-            if scan.ranks[i] == rank:
-                return
-    if scan.count < MAX_BEAROFF_CHILDREN:
-        scan.ranks[scan.count] = rank
-        scan.count += 1
-
-
-cdef void scan_one_die(ChildScan* scan, int* counts, int die) noexcept nogil:
-    cdef int p
-    for p in range(1, scan.points + 1):
-        if can_move(counts, scan.points, p, die):
-            move_checker(counts, p, die)
-            keep_child(scan, counts)
-            unmove_checker(counts, p, die)
-
-
-cdef void scan_non_double(ChildScan* scan, int* counts, int high, int low) noexcept nogil:
-    """Both dice if possible (either order), else the larger die, else the smaller, else pass."""
-    cdef int order, first, second, p, q
-    for order in range(2):
-        first = high if order == 0 else low
-        second = low if order == 0 else high
-        for p in range(1, scan.points + 1):
-            if can_move(counts, scan.points, p, first):
-                move_checker(counts, p, first)
-                for q in range(1, scan.points + 1):
-                    if can_move(counts, scan.points, q, second):
-                        move_checker(counts, q, second)
-                        keep_child(scan, counts)
-                        unmove_checker(counts, q, second)
-                unmove_checker(counts, p, first)
-    if scan.count == 0:
-        scan_one_die(scan, counts, high)
-    if scan.count == 0:
-        scan_one_die(scan, counts, low)
-    if scan.count == 0:
-        keep_child(scan, counts)
-
-
-cdef void scan_double(ChildScan* scan, int* counts, int die, int dice_left,
-                      int top_source, int dice_used) noexcept nogil:
-    """As many of the four dice as possible; sources taken in non-increasing order.
-
-    Any legal sequence of equal dice can be reordered so that its sources never increase
-    and stays legal with the same result, so this ordering loses no child.
-    """
-    cdef int p
-    cdef bint moved = False
-    if dice_left > 0:
-        for p in range(top_source, 0, -1):
-            if can_move(counts, scan.points, p, die):
-                moved = True
-                move_checker(counts, p, die)
-                scan_double(scan, counts, die, dice_left - 1, p, dice_used + 1)
-                unmove_checker(counts, p, die)
-    if not moved:
-        if dice_used > scan.most_dice_used:
-            scan.most_dice_used = dice_used
-            scan.count = 0
-        if dice_used == scan.most_dice_used:
-            keep_child(scan, counts)
-
-
-cdef void scan_children(ChildScan* scan, int* counts, int roll) noexcept nogil:
-    """Fill scan.ranks with the children of one side's position for roll number ``roll``."""
-    scan.count = 0
-    scan.most_dice_used = -1
-    if ROLL_HIGH[roll] == ROLL_LOW[roll]:
-        scan_double(scan, counts, ROLL_HIGH[roll], 4, scan.points, 0)
-    else:
-        scan_non_double(scan, counts, ROLL_HIGH[roll], ROLL_LOW[roll])
-
-
 cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int roll,
                                      checker_t* buffer) noexcept nogil:
-    """Like scan_children, through the general move generator (buffer: MAX_CHILDREN boards)."""
+    """Ranks of the children of a one-sided position for one roll, from legal_children
+    (``buffer`` holds MAX_CHILDREN boards); the opponent has no checkers on the board."""
     cdef checker_t board[NUM_SLOTS]
     cdef int child_counts[MAX_TABLE_POINTS + 1]
     cdef int p, i, n
@@ -241,67 +185,13 @@ cdef void scan_children_with_movegen(ChildScan* scan, const int* counts, int rol
     for i in range(n):
         for p in range(1, scan.points + 1):
             child_counts[p] = -buffer[i * NUM_SLOTS + NUM_SLOTS - 1 - p]
-        if scan.count < MAX_BEAROFF_CHILDREN:
-            scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
-            scan.count += 1
-
-
-cdef void sort_ranks(long long* ranks, int count) noexcept nogil:
-    cdef int i, j
-    cdef long long value
-    for i in range(1, count):
-        value = ranks[i]
-        j = i - 1
-        while j >= 0 and ranks[j] > value:
-            ranks[j + 1] = ranks[j]
-            j -= 1
-        ranks[j + 1] = value
-
-
-def movegen_disagreements(int points, long long first_rank, long long last_rank):
-    """(rank, die1, die2) where the bear-off scan and legal_children give different children.
-
-    Checks every roll of ranks first_rank..last_rank-1 of the one-sided positions on
-    ``points`` points (the opponent has no checkers on the board).
-    """
-    if not 1 <= points <= MAX_TABLE_POINTS:
-        raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
-    cdef long long size = positions_up_to(NUM_CHECKERS, points), rank
-    if not 1 <= first_rank <= last_rank <= size:
-        raise ValueError(f"ranks must satisfy 1 <= first <= last <= {size}")
-    cdef ChildScan* own = <ChildScan*>malloc(sizeof(ChildScan))
-    cdef ChildScan* general = <ChildScan*>malloc(sizeof(ChildScan))
-    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-    cdef int counts[MAX_TABLE_POINTS + 1]
-    cdef int roll, i
-    cdef bint same
-    found = []
-    own.points = general.points = points
-    own.distinct = True
-    try:
-        for rank in range(first_rank, last_rank):
-            one_sided_unrank(rank, points, counts)
-            for roll in range(NUM_ROLLS):
-                scan_children(own, counts, roll)
-                scan_children_with_movegen(general, counts, roll, buffer)
-                sort_ranks(own.ranks, own.count)
-                sort_ranks(general.ranks, general.count)
-                same = own.count == general.count
-                for i in range(own.count if same else 0):
-                    if own.ranks[i] != general.ranks[i]:
-                        same = False
-                        break
-                if not same:
-                    found.append((rank, ROLL_HIGH[roll], ROLL_LOW[roll]))
-    finally:
-        free(own)
-        free(general)
-        free(buffer)
-    return found
+        scan.ranks[scan.count] = one_sided_rank(child_counts, scan.points)
+        scan.count += 1
 
 
 def bearoff_children(counts, int die1, int die2):
-    """Sorted distinct ranks of the children of a one-sided position (len(counts) points)."""
+    """Sorted ranks of the children of a one-sided position (len(counts) points), from
+    legal_children."""
     cdef int points = len(counts)
     if not 1 <= points <= MAX_TABLE_POINTS:
         raise ValueError(f"a one-sided position covers 1..{MAX_TABLE_POINTS} points, got {points}")
@@ -309,15 +199,29 @@ def bearoff_children(counts, int die1, int die2):
         raise ValueError(f"dice are 1..6, got {die1} and {die2}")
     cdef int c[MAX_TABLE_POINTS + 1]
     _checked_counts(counts, points, c)
+    if sum(counts) == 0:
+        raise ValueError("a side without checkers has no moves")
+    cdef int roll = roll_number(die1, die2)
+    cdef ChildScan* scan = <ChildScan*>malloc(sizeof(ChildScan))
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    try:
+        if scan == NULL or buffer == NULL:
+            raise MemoryError()
+        scan.points = points
+        scan_children_with_movegen(scan, c, roll, buffer)
+        return sorted(scan.ranks[i] for i in range(scan.count))
+    finally:
+        free(scan)
+        free(buffer)
+
+
+cdef int roll_number(int die1, int die2) noexcept nogil:
+    """Index of a roll among the 21 (larger die first)."""
     cdef int roll
     for roll in range(NUM_ROLLS):
         if ROLL_HIGH[roll] == max(die1, die2) and ROLL_LOW[roll] == min(die1, die2):
-            break
-    cdef ChildScan scan
-    scan.points = points
-    scan.distinct = True
-    scan_children(&scan, c, roll)
-    return sorted(scan.ranks[i] for i in range(scan.count))
+            return roll
+    return -1
 
 
 cdef void _checked_counts(counts, int points, int* out) except *:
@@ -363,74 +267,206 @@ def one_sided_size(int checkers, int points):
 
 # ----- one-sided build ----------------------------------------------------------------
 
-cdef void build_one_sided_ranks(long long start, long long stop, int points, int width,
-                                double* rolls, int* last_column, double* expected,
-                                double* first_off, double* first_expected,
-                                long long full_start, checker_t* movegen_buffer) noexcept nogil:
-    """Rows start..stop-1: play minimising expected rolls (to finish, and to the first off)."""
-    cdef ChildScan scan
-    cdef int counts[MAX_TABLE_POINTS + 1]
-    cdef long long rank, child, best, best_first
-    cdef int roll, i, k, last
-    cdef double best_value, best_first_value, value, weight, mean, first_mean
-    cdef double* row
-    cdef double* source
-    scan.points = points
-    scan.distinct = False
-    for rank in range(start, stop):
-        row = rolls + rank * width
+cdef enum:
+    MAX_STEPS = 4                   # single-die steps of a roll (doubles)
+
+
+cdef struct OneSidedBuild:
+    int points
+    int width
+    long long full_start            # first rank with all 15 checkers on the board
+    double* rolls                   # size x width
+    int* last_column                # last non-zero column of each rolls row
+    double* expected
+    double* first_off               # (size - full_start) x width
+    double* first_expected
+    # Best result of k single steps of die d from each rank (k = 1..4): the least
+    # expected rolls (to finish, and to the first checker off) and the rank reached.
+    double* step_value              # size x 6 x 4
+    long long* step_child
+    double* first_step_value        # (size - full_start) x 6 x 4
+    long long* first_step_child
+    checker_t* movegen_buffer       # not NULL: take each roll's children from legal_children
+
+
+cdef inline long long step_index(long long rank, int die, int steps) noexcept nogil:
+    return (rank * 6 + die - 1) * MAX_STEPS + steps - 1
+
+
+cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int steps,
+                            double* value, long long* child, double* first_value,
+                            long long* first_child) noexcept nogil:
+    """The best k-step results of die ``die`` from ``rank`` (k = 0: the rank itself)."""
+    if steps == 0:
+        value[0] = b.expected[rank]
+        child[0] = rank
+    else:
+        value[0] = b.step_value[step_index(rank, die, steps)]
+        child[0] = b.step_child[step_index(rank, die, steps)]
+    if rank < b.full_start:            # a checker is already off
+        first_value[0] = 0.0
+        first_child[0] = rank
+    elif steps == 0:
+        first_value[0] = b.first_expected[rank - b.full_start]
+        first_child[0] = rank
+    else:
+        first_value[0] = b.first_step_value[step_index(rank - b.full_start, die, steps)]
+        first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
+
+
+cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
+    """Rank of the position after a checker on ``point`` plays ``die`` (a legal step)."""
+    move_checker(counts, point, die)
+    cdef long long rank = one_sided_rank(counts, points)
+    unmove_checker(counts, point, die)
+    return rank
+
+
+cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept nogil:
+    """Fill the step tables of ``rank`` from those of the ranks one step below it.
+
+    Without checkers nothing moves (every result is the empty position); otherwise a
+    single die always has a legal move, so k steps = one step, then the best k - 1 steps.
+    """
+    cdef int die, steps, p
+    cdef long long after, index, child, first_child
+    cdef double value, first_value
+    cdef double best[MAX_STEPS]
+    cdef double first_best[MAX_STEPS]
+    for die in range(1, 7):
+        for steps in range(MAX_STEPS):
+            best[steps] = first_best[steps] = INFINITY
+            b.step_value[step_index(rank, die, steps + 1)] = 0.0
+            b.step_child[step_index(rank, die, steps + 1)] = rank
         if rank == 0:
-            row[0] = 1.0
-            last_column[0] = 0
-            expected[0] = 0.0
             continue
-        one_sided_unrank(rank, points, counts)
-        mean = 0.0
-        first_mean = 0.0
-        last = 0
-        for roll in range(NUM_ROLLS):
-            if movegen_buffer != NULL:
-                scan_children_with_movegen(&scan, counts, roll, movegen_buffer)
-            else:
-                scan_children(&scan, counts, roll)
-            weight = ROLL_WAYS[roll]
-            best = scan.ranks[0]
-            best_value = INFINITY
-            best_first = -1
-            best_first_value = INFINITY
-            for i in range(scan.count):
-                child = scan.ranks[i]
-                value = expected[child]
+        for p in range(1, b.points + 1):
+            if not can_move(counts, b.points, p, die):
+                continue
+            after = rank_after_step(counts, b.points, p, die)
+            for steps in range(1, MAX_STEPS + 1):
+                best_steps(b, after, die, steps - 1, &value, &child, &first_value, &first_child)
+                index = step_index(rank, die, steps)
+                if value < best[steps - 1]:
+                    best[steps - 1] = value
+                    b.step_value[index] = value
+                    b.step_child[index] = child
+                if rank >= b.full_start and first_value < first_best[steps - 1]:
+                    first_best[steps - 1] = first_value
+                    index = step_index(rank - b.full_start, die, steps)
+                    b.first_step_value[index] = first_value
+                    b.first_step_child[index] = first_child
+
+
+cdef void best_children_by_steps(OneSidedBuild* b, int* counts, long long rank,
+                                 long long* best, long long* first_best) noexcept nogil:
+    """Per roll, the child with the least expected rolls (and to the first checker off):
+    doubles are four steps of one die; other rolls one step of either die, then one of
+    the other (both dice can always be played until the last checker is off)."""
+    cdef int roll, order, first, second, p
+    cdef long long after, child, first_child
+    cdef double value, first_value, best_value, first_best_value
+    for roll in range(NUM_ROLLS):
+        if ROLL_HIGH[roll] == ROLL_LOW[roll]:
+            best_steps(b, rank, ROLL_HIGH[roll], MAX_STEPS, &value, &best[roll],
+                       &first_value, &first_best[roll])
+            continue
+        best_value = first_best_value = INFINITY
+        for order in range(2):
+            first = ROLL_HIGH[roll] if order == 0 else ROLL_LOW[roll]
+            second = ROLL_LOW[roll] if order == 0 else ROLL_HIGH[roll]
+            for p in range(1, b.points + 1):
+                if not can_move(counts, b.points, p, first):
+                    continue
+                after = rank_after_step(counts, b.points, p, first)
+                best_steps(b, after, second, 1, &value, &child, &first_value, &first_child)
                 if value < best_value:
                     best_value = value
-                    best = child
-                if rank >= full_start:
-                    value = first_expected[child - full_start] if child >= full_start else 0.0
-                    if value < best_first_value:
-                        best_first_value = value
-                        best_first = child
-            mean += weight * best_value
-            source = rolls + best * width
-            for k in range(last_column[best] + 1):
-                row[k + 1] += weight * source[k]
-            if last_column[best] + 1 > last:
-                last = last_column[best] + 1
-            if rank >= full_start:
-                first_mean += weight * best_first_value
-                if best_first >= full_start:
-                    source = first_off + (best_first - full_start) * width
-                    for k in range(width - 1):
-                        first_off[(rank - full_start) * width + k + 1] += weight * source[k]
-                else:
-                    first_off[(rank - full_start) * width + 1] += weight
-        expected[rank] = 1.0 + mean / 36.0
-        last_column[rank] = last
-        for k in range(1, last + 1):
-            row[k] /= 36.0
-        if rank >= full_start:
-            first_expected[rank - full_start] = 1.0 + first_mean / 36.0
-            for k in range(1, width):
-                first_off[(rank - full_start) * width + k] /= 36.0
+                    best[roll] = child
+                if first_value < first_best_value:
+                    first_best_value = first_value
+                    first_best[roll] = first_child
+
+
+cdef void best_children_by_movegen(OneSidedBuild* b, int* counts, long long* best,
+                                   long long* first_best) noexcept nogil:
+    """The same choice among each roll's children from legal_children (the reference)."""
+    cdef ChildScan scan
+    cdef int roll, i
+    cdef long long child
+    cdef double value, best_value, first_best_value
+    scan.points = b.points
+    for roll in range(NUM_ROLLS):
+        scan_children_with_movegen(&scan, counts, roll, b.movegen_buffer)
+        best_value = first_best_value = INFINITY
+        for i in range(scan.count):
+            child = scan.ranks[i]
+            if b.expected[child] < best_value:
+                best_value = b.expected[child]
+                best[roll] = child
+            value = b.first_expected[child - b.full_start] if child >= b.full_start else 0.0
+            if value < first_best_value:
+                first_best_value = value
+                first_best[roll] = child
+
+
+cdef void record_distributions(OneSidedBuild* b, long long rank, const long long* best,
+                               const long long* first_best) noexcept nogil:
+    """Rows of ``rank`` from the rows of the chosen children: one roll more."""
+    cdef double* row = b.rolls + rank * b.width
+    cdef double* first_row = b.first_off + (rank - b.full_start) * b.width
+    cdef const double* source
+    cdef double weight, mean = 0.0, first_mean = 0.0
+    cdef int roll, k, last = 0
+    cdef long long child
+    for roll in range(NUM_ROLLS):
+        weight = ROLL_WAYS[roll]
+        child = best[roll]
+        mean += weight * b.expected[child]
+        source = b.rolls + child * b.width
+        for k in range(b.last_column[child] + 1):
+            row[k + 1] += weight * source[k]
+        last = max(last, b.last_column[child] + 1)
+        if rank >= b.full_start:
+            child = first_best[roll]
+            if child >= b.full_start:
+                first_mean += weight * b.first_expected[child - b.full_start]
+                source = b.first_off + (child - b.full_start) * b.width
+                for k in range(b.width - 1):
+                    first_row[k + 1] += weight * source[k]
+            else:
+                first_row[1] += weight
+    b.expected[rank] = 1.0 + mean / 36.0
+    b.last_column[rank] = last
+    for k in range(1, last + 1):
+        row[k] /= 36.0
+    if rank >= b.full_start:
+        b.first_expected[rank - b.full_start] = 1.0 + first_mean / 36.0
+        for k in range(1, b.width):
+            first_row[k] /= 36.0
+
+
+cdef void build_one_sided_ranks(OneSidedBuild* b, long long start, long long stop) noexcept nogil:
+    """Rows start..stop-1, every roll played to minimise the expected rolls (to finish, and
+    separately to the first checker off); lower ranks must be done."""
+    cdef int counts[MAX_TABLE_POINTS + 1]
+    cdef long long best[NUM_ROLLS]
+    cdef long long first_best[NUM_ROLLS]
+    cdef long long rank
+    for rank in range(start, stop):
+        one_sided_unrank(rank, b.points, counts)
+        if b.movegen_buffer == NULL:
+            record_steps(b, counts, rank)
+        if rank == 0:
+            b.rolls[0] = 1.0
+            b.last_column[0] = 0
+            b.expected[0] = 0.0
+            continue
+        if b.movegen_buffer == NULL:
+            best_children_by_steps(b, counts, rank, best, first_best)
+        else:
+            best_children_by_movegen(b, counts, best, first_best)
+        record_distributions(b, rank, best, first_best)
 
 
 def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=False):
@@ -453,24 +489,48 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     expected = np.zeros(size, dtype=np.float64)
     first_expected = np.zeros(size - full_start, dtype=np.float64)
     last_column = np.zeros(size, dtype=np.intc)
+    steps = 1 if through_movegen else 6 * MAX_STEPS
+    step_value = np.empty(size * steps, dtype=np.float64)
+    step_child = np.empty(size * steps, dtype=np.int64)
+    first_step_value = np.empty((size - full_start) * steps, dtype=np.float64)
+    first_step_child = np.empty((size - full_start) * steps, dtype=np.int64)
     cdef double[:, ::1] rolls_view = rolls
     cdef double[:, ::1] first_view = first_off
     cdef double[::1] expected_view = expected
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
+    cdef double[::1] step_value_view = step_value
+    cdef long long[::1] step_child_view = step_child
+    cdef double[::1] first_step_value_view = first_step_value
+    cdef long long[::1] first_step_child_view = first_step_child
+    cdef OneSidedBuild build
+    build.points = points
+    build.width = width
+    build.full_start = full_start
+    build.rolls = &rolls_view[0, 0]
+    build.last_column = &last_view[0]
+    build.expected = &expected_view[0]
+    build.first_off = &first_view[0, 0]
+    build.first_expected = &first_expected_view[0]
+    build.step_value = &step_value_view[0]
+    build.step_child = &step_child_view[0]
+    build.first_step_value = &first_step_value_view[0]
+    build.first_step_child = &first_step_child_view[0]
+    build.movegen_buffer = NULL
     cdef long long block = 1 << 15, start, stop
-    cdef checker_t* buffer = NULL
     if through_movegen:
-        buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
-    for start in range(0, size, block):
-        stop = min(size, start + block)
-        with nogil:
-            build_one_sided_ranks(start, stop, points, width, &rolls_view[0, 0], &last_view[0],
-                                  &expected_view[0], &first_view[0, 0], &first_expected_view[0],
-                                  full_start, buffer)
-        if progress is not None:
-            progress(int(stop), int(size))
-    free(buffer)
+        build.movegen_buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+        if build.movegen_buffer == NULL:
+            raise MemoryError()
+    try:
+        for start in range(0, size, block):
+            stop = min(size, start + block)
+            with nogil:
+                build_one_sided_ranks(&build, start, stop)
+            if progress is not None:
+                progress(int(stop), int(size))
+    finally:
+        free(build.movegen_buffer)
     used = int(last_column.max()) + 1
     first_used = int(np.flatnonzero(first_off.any(axis=0)).max()) + 1
     return (np.ascontiguousarray(rolls[:, :used]), expected,
@@ -570,16 +630,20 @@ def build_two_sided(int max_checkers=6):
     cdef int counts[MAX_TABLE_POINTS + 1]
     cdef long long rank
     cdef int roll, total = 0
+    cdef checker_t* buffer = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
+    if buffer == NULL:
+        raise MemoryError()
     scan.points = HOME_POINTS
-    scan.distinct = True
-    for rank in range(size):
-        one_sided_unrank(rank, HOME_POINTS, counts)
-        for roll in range(NUM_ROLLS):
-            if rank:
-                scan_children(&scan, counts, roll)
+    try:
+        for rank in range(1, size):
+            one_sided_unrank(rank, HOME_POINTS, counts)
+            for roll in range(NUM_ROLLS):
+                scan_children_with_movegen(&scan, counts, roll, buffer)
                 child_lists.append(np.array([scan.ranks[i] for i in range(scan.count)], dtype=np.int64))
                 total += scan.count
-            starts[rank * NUM_ROLLS + roll + 1] = total
+                starts[rank * NUM_ROLLS + roll + 1] = total
+    finally:
+        free(buffer)
     children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
     win = np.zeros((size, size), dtype=np.float64)
     cubeful = np.zeros((3, size, size), dtype=np.float64)
@@ -609,6 +673,7 @@ cdef struct TwoSidedTable:
     int max_checkers
     long long size
     const double* win
+    const double* cubeful           # 3 x size x size: centred, mover owns, opponent owns
 
 cdef OneSidedTable HOME_TABLE
 cdef OneSidedTable WIDE_TABLE
@@ -646,7 +711,11 @@ def install_one_sided(int points, rolls, expected, first_off):
     table.rolls = &rolls_view[0, 0]
     table.expected = &expected_view[0]
     table.first_off = &first_view[0, 0]
-    global HOME_TABLE, WIDE_TABLE
+    global HOME_TABLE, WIDE_TABLE, BANKS_READY
+    if not BANKS_READY:             # 6 MB of race tables, computed once, on first use
+        with nogil:
+            init_banks()
+        BANKS_READY = True
     _KEEP_ALIVE[("one-sided", points == HOME_POINTS)] = (rolls, expected, first_off)
     if points == HOME_POINTS:
         HOME_TABLE = table
@@ -654,19 +723,22 @@ def install_one_sided(int points, rolls, expected, first_off):
         WIDE_TABLE = table
 
 
-def install_two_sided(int max_checkers, win):
-    """Make a two-sided cubeless table (from build_two_sided) the one lookups read."""
+def install_two_sided(int max_checkers, win, cubeful):
+    """Make a two-sided table (win, cubeful from build_two_sided) the one lookups read."""
     if not 1 <= max_checkers <= NUM_CHECKERS - 1:
         raise ValueError(f"two-sided tables hold 1..14 checkers per side, got {max_checkers}")
     cdef long long size = positions_up_to(max_checkers, HOME_POINTS)
     win = _checked_table(win, "win", 2, size)
-    if win.shape[1] != size:
-        raise ValueError(f"win table must be {size} x {size}, got {win.shape}")
+    cubeful = _checked_table(cubeful, "cubeful", 3, 3)
+    if win.shape[1] != size or cubeful.shape[1:] != (size, size):
+        raise ValueError(f"tables must be {size} x {size} and 3 x {size} x {size}")
     cdef const double[:, ::1] win_view = win
+    cdef const double[:, :, ::1] cube_view = cubeful
     global TWO_SIDED
-    _KEEP_ALIVE["two-sided"] = win
+    _KEEP_ALIVE["two-sided"] = (win, cubeful)
     TWO_SIDED.size = size
     TWO_SIDED.win = &win_view[0, 0]
+    TWO_SIDED.cubeful = &cube_view[0, 0, 0]
     TWO_SIDED.max_checkers = max_checkers
 
 
@@ -727,56 +799,79 @@ cdef void read_sides(const checker_t* board, SideCounts* mover, SideCounts* oppo
             opponent.highest = p
 
 
-cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+cdef long long two_sided_pair(const checker_t* board) noexcept nogil:
+    """Index a * size + b of the board in the installed two-sided table, or -1."""
     cdef SideCounts mover, opponent
     if TWO_SIDED.max_checkers == 0:
-        return -1.0
+        return -1
     read_sides(board, &mover, &opponent)
     if (mover.highest > HOME_POINTS or opponent.highest > HOME_POINTS
             or mover.on_board > TWO_SIDED.max_checkers or opponent.on_board > TWO_SIDED.max_checkers
             or mover.on_board == 0 or opponent.on_board == 0):
-        return -1.0
-    cdef long long a = one_sided_rank(mover.counts, HOME_POINTS)
-    cdef long long b = one_sided_rank(opponent.counts, HOME_POINTS)
-    return TWO_SIDED.win[a * TWO_SIDED.size + b]
+        return -1
+    return (one_sided_rank(mover.counts, HOME_POINTS) * TWO_SIDED.size
+            + one_sided_rank(opponent.counts, HOME_POINTS))
 
 
-cdef void convolve(const double* a, int a_width, const double* b, int b_width,
-                   double* out) noexcept nogil:
-    """out = distribution of the sum of two independent roll counts (out has RACE_WIDTH)."""
+cdef double two_sided_win_probability(const checker_t* board) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    return -1.0 if pair < 0 else TWO_SIDED.win[pair]
+
+
+cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil:
+    cdef long long pair = two_sided_pair(board)
+    if pair < 0 or not 0 <= owner <= 2:
+        return -2.0
+    return TWO_SIDED.cubeful[owner * TWO_SIDED.size * TWO_SIDED.size + pair]
+
+
+cdef struct Distribution:
+    double p[RACE_WIDTH]            # p[k] = P(exactly k rolls); zero from `length` on
+    int length
+
+
+cdef void convolve(const double* a, int a_length, const double* b, int b_length,
+                   Distribution* out) noexcept nogil:
+    """out = distribution of the sum of two independent roll counts."""
     cdef int i, j
-    for i in range(RACE_WIDTH):
-        out[i] = 0.0
-    for i in range(a_width):
+    out.length = min(RACE_WIDTH, a_length + b_length - 1)
+    for i in range(out.length):
+        out.p[i] = 0.0
+    for i in range(a_length):
         if a[i] != 0.0:
-            for j in range(b_width):
-                out[i + j] += a[i] * b[j]
+            for j in range(min(b_length, RACE_WIDTH - i)):
+                out.p[i + j] += a[i] * b[j]
 
 
-cdef void point_mass_at_zero(double* out) noexcept nogil:
-    cdef int i
-    out[0] = 1.0
-    for i in range(1, RACE_WIDTH):
-        out[i] = 0.0
-
-
-cdef void credit_overshoot(double* distribution, int bank) noexcept nogil:
-    """Give back the rolls a pip bank of ``bank`` pips spends on overshoot: with
-    probability q (its expected overshoot in rolls) one roll less, so that the extra
-    pips cost bank / (49/6) rolls on average, as they do when the overshoot is played
+cdef void credit_overshoot(Distribution* distribution, int pips, int dice) noexcept nogil:
+    """Give back what the bank BANK[pips][dice] spends on its last roll's unused part:
+    with probability q (that part, in rolls) one roll less, so that bringing the checkers
+    in costs its fair share of rolls on average, the rest of the last roll being played
     in the home board."""
-    cdef double q = PIP_BANK_OVERSHOOT[bank]
+    cdef double q = BANK_OVERSHOOT[pips][dice]
     cdef int k
     if q <= 0.0:
         return
     if q > 1.0:
         q = 1.0
-    for k in range(RACE_WIDTH - 1):
-        distribution[k] = (1.0 - q) * distribution[k] + q * distribution[k + 1]
+    for k in range(distribution.length - 1):
+        distribution.p[k] = (1.0 - q) * distribution.p[k] + q * distribution.p[k + 1]
+    distribution.p[distribution.length - 1] *= 1.0 - q
 
 
-cdef int side_distributions(const SideCounts* side, double* rolls, double* first,
-                            double* escape) noexcept nogil:
+cdef inline void point_mass_at_zero(Distribution* out) noexcept nogil:
+    out.p[0] = 1.0
+    out.length = 1
+
+
+cdef inline int dice_wanted(int distance) noexcept nogil:
+    """Dice a checker ``distance`` pips from its target typically takes: dice are not
+    shared between checkers, and small dice rarely bring a far checker in at once."""
+    return (distance + DIE_REACH - 1) // DIE_REACH
+
+
+cdef int side_distributions(const SideCounts* side, Distribution* rolls, Distribution* first,
+                            Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
     (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
 
@@ -792,45 +887,49 @@ cdef int side_distributions(const SideCounts* side, double* rolls, double* first
         return -1
     cdef int p
     cdef int stacked[MAX_TABLE_POINTS + 1]
-    cdef int bank = 0, escape_bank = 0
+    cdef int bank = 0, outside = 0, escape_bank = 0, escaping = 0
     cdef double certain = 1.0
     for p in range(table.points + 1):
         stacked[p] = side.counts[p]
     for p in range(table.points + 1, NUM_SLOTS):
         stacked[table.points] += side.counts[p]
         bank += (p - table.points) * side.counts[p]
+        outside += side.counts[p] * dice_wanted(p - table.points)
         if p > 3 * HOME_POINTS:
             escape_bank += (p - 3 * HOME_POINTS) * side.counts[p]
+            escaping += side.counts[p] * dice_wanted(p - 3 * HOME_POINTS)
+    outside = min(outside, MAX_BANK_DICE)
+    escaping = min(escaping, MAX_BANK_DICE)
     cdef long long rank = one_sided_rank(stacked, table.points)
-    convolve(PIP_BANK[bank], PIP_BANK_WIDTH, table.rolls + rank * table.width, table.width, rolls)
-    credit_overshoot(rolls, bank)
+    convolve(BANK[bank][0], BANK_LENGTH[bank][0], table.rolls + rank * table.width,
+             table.width, rolls)
+    credit_overshoot(rolls, bank, 0)
     if side.on_board == NUM_CHECKERS:
-        convolve(PIP_BANK[bank], PIP_BANK_WIDTH,
+        # No checker comes off before all are home; every outside checker needs dice.
+        convolve(BANK[bank][outside], BANK_LENGTH[bank][outside],
                  table.first_off + (rank - table.full_start) * table.first_width,
                  table.first_width, first)
-        credit_overshoot(first, bank)
-        convolve(PIP_BANK[escape_bank], PIP_BANK_WIDTH, &certain, 1, escape)
+        credit_overshoot(first, bank, outside)
+        convolve(BANK[escape_bank][escaping], BANK_LENGTH[escape_bank][escaping],
+                 &certain, 1, escape)
     else:
         point_mass_at_zero(first)
         point_mass_at_zero(escape)
     return 0
 
 
-cdef void survival(const double* distribution, double* at_least) noexcept nogil:
-    """at_least[i] = P(count >= i) for i in 0..RACE_WIDTH (one extra entry, 0)."""
-    cdef int i
-    at_least[RACE_WIDTH] = 0.0
-    for i in range(RACE_WIDTH - 1, -1, -1):
-        at_least[i] = at_least[i + 1] + distribution[i]
-
-
-cdef double first_finisher_chance(const double* finisher, const double* other_at_least,
+cdef double first_finisher_chance(const Distribution* finisher, const Distribution* other,
                                   int shift) noexcept nogil:
-    """Σ_i finisher[i] × P(other count >= i + shift)."""
-    cdef double total = 0.0
+    """Σ_i finisher[i] × P(other count >= i + shift): the finisher is done first."""
+    cdef double total = 0.0, at_least = 0.0
     cdef int i
-    for i in range(RACE_WIDTH - shift):
-        total += finisher[i] * other_at_least[i + shift]
+    # Walk i downwards, accumulating P(other >= i + shift) as we go.
+    for i in range(other.length - 1, finisher.length - 1 + shift, -1):
+        at_least += other.p[i]
+    for i in range(finisher.length - 1, -1, -1):
+        if i + shift < other.length:
+            at_least += other.p[i + shift]
+        total += finisher.p[i] * at_least
     return total
 
 
@@ -866,29 +965,22 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
         out[0] = min(1.0, exact)
         out[1] = out[2] = out[3] = out[4] = 0.0
         return 0
-    cdef double mover_rolls[RACE_WIDTH]
-    cdef double mover_first[RACE_WIDTH]
-    cdef double mover_escape[RACE_WIDTH]
-    cdef double opponent_rolls[RACE_WIDTH]
-    cdef double opponent_first[RACE_WIDTH]
-    cdef double opponent_escape[RACE_WIDTH]
-    cdef double at_least[RACE_WIDTH + 1]
-    if side_distributions(&mover, mover_rolls, mover_first, mover_escape) < 0:
+    cdef Distribution mover_rolls, mover_first, mover_escape
+    cdef Distribution opponent_rolls, opponent_first, opponent_escape
+    if side_distributions(&mover, &mover_rolls, &mover_first, &mover_escape) < 0:
         return -1
-    if side_distributions(&opponent, opponent_rolls, opponent_first, opponent_escape) < 0:
+    if side_distributions(&opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return -1
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
-    survival(opponent_rolls, at_least)
-    cdef double win = min(1.0, max(0.0, first_finisher_chance(mover_rolls, at_least, 0)))
-    survival(opponent_first, at_least)
-    cdef double win_gammon = min(win, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(opponent_escape, at_least)
-    cdef double win_backgammon = min(win_gammon, first_finisher_chance(mover_rolls, at_least, 0))
-    survival(mover_first, at_least)
-    cdef double lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(opponent_rolls, at_least, 1)))
-    survival(mover_escape, at_least)
-    cdef double lose_backgammon = min(lose_gammon, first_finisher_chance(opponent_rolls, at_least, 1))
+    cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
+    cdef double win_gammon = 0.0, win_backgammon = 0.0, lose_gammon = 0.0, lose_backgammon = 0.0
+    if opponent.on_board == NUM_CHECKERS:
+        win_gammon = min(win, first_finisher_chance(&mover_rolls, &opponent_first, 0))
+        win_backgammon = min(win_gammon, first_finisher_chance(&mover_rolls, &opponent_escape, 0))
+    if mover.on_board == NUM_CHECKERS:
+        lose_gammon = max(0.0, min(1.0 - win, first_finisher_chance(&opponent_rolls, &mover_first, 1)))
+        lose_backgammon = min(lose_gammon, first_finisher_chance(&opponent_rolls, &mover_escape, 1))
     out[0] = win
     out[1] = win_gammon
     out[2] = win_backgammon
@@ -921,12 +1013,17 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     return ok
 
 
-def two_sided_win(bytes board):
-    """Exact cubeless P(player on roll wins) from the two-sided table, or None if not in it."""
+def two_sided_lookup(bytes board):
+    """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
+    player on roll's view; None when the board is not in it. The board must be valid."""
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef double value = two_sided_win_probability(<const checker_t*><const char*>board)
-    return None if value < 0 else value
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    cdef double win = two_sided_win_probability(b)
+    if win < 0:
+        return None
+    return (win, two_sided_cubeful_equity(b, 0), two_sided_cubeful_equity(b, 1),
+            two_sided_cubeful_equity(b, 2))
 
 
 def side_roll_distributions(bytes board, bint mover_side):
@@ -935,11 +1032,44 @@ def side_roll_distributions(bytes board, bint mover_side):
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
     cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
     read_sides(<const checker_t*><const char*>board, &mover, &opponent)
-    rolls = np.zeros(RACE_WIDTH)
-    first = np.zeros(RACE_WIDTH)
-    escape = np.zeros(RACE_WIDTH)
-    cdef double[::1] r = rolls, f = first, e = escape
-    if side_distributions(&mover if mover_side else &opponent, &r[0], &f[0], &e[0]) < 0:
+    if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
-    return rolls, first, escape
+    return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
+
+
+def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
+    """Expected rolls to bear off of one side of each race board (as the race evaluation
+    models them): the player on roll's, or the opponent's when ``opponent_side``.
+
+    Boards must be valid; NaN where no one-sided table is installed.
+    """
+    if boards.shape[1] != NUM_SLOTS:
+        raise ValueError("boards must be n x 26 int8")
+    cdef Py_ssize_t i, n = boards.shape[0]
+    result = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = result
+    cdef SideCounts mover, opponent
+    cdef Distribution rolls, first, escape
+    cdef int k
+    with nogil:
+        for i in range(n):
+            read_sides(&boards[i, 0], &mover, &opponent)
+            if side_distributions(&opponent if opponent_side else &mover, &rolls, &first, &escape) < 0:
+                out[i] = NAN
+                continue
+            out[i] = 0.0
+            for k in range(rolls.length):
+                out[i] += k * rolls.p[k]
+    return result
+
+
+def race_probabilities_of(bytes board):
+    """The race 5-vector of one valid board as a tuple, or None when it has contact."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef float out[5]
+    if race_probabilities(<const checker_t*><const char*>board, out) < 0:
+        return None
+    return out[0], out[1], out[2], out[3], out[4]

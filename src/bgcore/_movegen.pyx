@@ -7,13 +7,14 @@ numbering: the points holding the mover's checkers (bit 25 = bar) and the points
 by two or more opposing checkers (fixed for the whole turn, since the mover can only
 remove opposing blots). Doubles are played with non-increasing source points, which
 reaches every legal play exactly once and never produces a duplicate child (the source
-multiset is recoverable from the child); other rolls try both dice orders and drop
-duplicate children with a hash check confirmed by memcmp.
+multiset is recoverable from the child). Other rolls play the larger die first, then the
+smaller: while nothing is on the bar and two or more checkers are outside the home board
+the plays that would repeat a child are known from the masks and skipped (see
+play_two_dice); otherwise duplicates are dropped through a hash table confirmed by memcmp.
 """
 
 from libc.string cimport memcpy, memcmp, memset
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
 
 cimport numpy as cnp
 import numpy as np
@@ -57,9 +58,12 @@ fill_slot_keys()
 
 ctypedef struct Generator:
     checker_t work[NUM_SLOTS]       # the position being played, sides already switched
-    uint64_t hash                   # sum of SLOT_KEYS[i] * work[i]: kept up to date per step
+    uint64_t hash                   # sum of SLOT_KEYS[i] * work[i], kept per step once deduping
     unsigned int mine               # bit p: the mover has a checker on p (25 = bar)
     unsigned int blocked            # bit p: 2+ opposing checkers on p (mover's numbering)
+    unsigned int blots              # bit p: one opposing checker on p at the start of the turn
+    unsigned int start_mine         # `mine` at the start of the turn
+    int outside                     # mover checkers on points 7..24 at the start
     checker_t path[MOVE_SLOTS]      # steps of the play in progress
     checker_t* children
     checker_t* moves                # NULL when the caller wants no move records
@@ -67,7 +71,8 @@ ctypedef struct Generator:
     int count
     int best_steps                  # dice played by the recorded children
     bint overflow
-    bint dedupe
+    bint dedupe                     # look each child up in the hash table before keeping it
+    bint larger_alone               # a play of the larger die alone has been kept
     uint64_t hashes[DEDUPE_ROOM]    # hash of each recorded child (non-doubles only)
     unsigned short table[TABLE_SIZE]  # child index + 1 by hash slot, 0 when free
 
@@ -82,14 +87,20 @@ cdef void start(Generator* g, const checker_t* board, checker_t* children,
     cdef int p
     g.mine = 0
     g.blocked = 0
-    g.hash = 0
+    g.blots = 0
+    g.outside = 0
+    g.hash = 0                      # set by start_dedupe when a roll needs it
     for p in range(NUM_SLOTS):
         g.work[mover_slot(p)] = -board[p]
-        g.hash -= SLOT_KEYS[mover_slot(p)] * <uint64_t>(<int>board[p])
         if board[p] > 0:
             g.mine |= 1u << p
-        elif board[p] <= -2 and p != 0:
+            if 7 <= p <= 24:
+                g.outside += board[p]
+        elif p != 0 and board[p] <= -2:
             g.blocked |= 1u << p
+        elif p != 0 and board[p] == -1:
+            g.blots |= 1u << p
+    g.start_mine = g.mine
     memset(g.path, 0, MOVE_SLOTS)
     g.children = children
     g.moves = moves
@@ -98,6 +109,17 @@ cdef void start(Generator* g, const checker_t* board, checker_t* children,
     g.best_steps = 0
     g.overflow = False
     g.dedupe = False
+    g.larger_alone = False
+
+
+cdef void start_dedupe(Generator* g) noexcept nogil:
+    """Look children up in the (emptied) hash table from now on; hash the working board."""
+    cdef int i
+    g.dedupe = True
+    memset(g.table, 0, sizeof(g.table))
+    g.hash = 0
+    for i in range(NUM_SLOTS):
+        g.hash += SLOT_KEYS[i] * <uint64_t>(<int>g.work[i])
 
 
 cdef inline unsigned int playable_sources(const Generator* g, int die) noexcept nogil:
@@ -167,14 +189,10 @@ cdef inline void forget_step(Generator* g, int index) noexcept nogil:
     step[2] = 0
 
 
-cdef void record(Generator* g, int steps) noexcept nogil:
-    """Keep the current play if it uses the most dice so far (restarting when it uses more)."""
-    cdef int i
-    cdef unsigned int slot
-    cdef uint64_t h
-    cdef checker_t* child
+cdef inline bint claim_slot(Generator* g, int steps) noexcept nogil:
+    """Whether a play of `steps` dice is kept (restarting the list when it uses more dice)."""
     if steps < g.best_steps:
-        return
+        return False
     if steps > g.best_steps:
         g.best_steps = steps
         g.count = 0
@@ -182,39 +200,84 @@ cdef void record(Generator* g, int steps) noexcept nogil:
             memset(g.table, 0, sizeof(g.table))
     if g.count >= g.max_children or (g.dedupe and g.count >= DEDUPE_ROOM):
         g.overflow = True
-        return
-    if g.dedupe:
-        h = g.hash
-        slot = (h * 0x9E3779B97F4A7C15ULL) >> TABLE_SHIFT
-        while g.table[slot]:
-            i = g.table[slot] - 1
-            if g.hashes[i] == h and memcmp(g.children + i * NUM_SLOTS, g.work, NUM_SLOTS) == 0:
-                return                  # the same child by another order of the dice
-            slot = (slot + 1) & (TABLE_SIZE - 1)
-        g.table[slot] = g.count + 1
-        g.hashes[g.count] = h
-    child = g.children + g.count * NUM_SLOTS
-    memcpy(child, g.work, NUM_SLOTS)
+        return False
+    return True
+
+
+cdef inline bint is_new_child(Generator* g, const checker_t* child, uint64_t h) noexcept nogil:
+    """Look `child` (hash `h`) up among the children so far, adding it when new."""
+    cdef unsigned int slot = (h * 0x9E3779B97F4A7C15ULL) >> TABLE_SHIFT
+    cdef int i
+    while g.table[slot]:
+        i = g.table[slot] - 1
+        if g.hashes[i] == h and memcmp(g.children + i * NUM_SLOTS, child, NUM_SLOTS) == 0:
+            return False                # the same child by another order of the dice
+        slot = (slot + 1) & (TABLE_SIZE - 1)
+    g.table[slot] = g.count + 1
+    g.hashes[g.count] = h
+    return True
+
+
+cdef inline void keep_moves(Generator* g) noexcept nogil:
     if g.moves != NULL:
         memcpy(g.moves + g.count * MOVE_SLOTS, g.path, MOVE_SLOTS)
+
+
+cdef void record(Generator* g, int steps) noexcept nogil:
+    """Keep the working position, reached with `steps` dice."""
+    cdef checker_t* child
+    if not claim_slot(g, steps):
+        return
+    child = g.children + g.count * NUM_SLOTS
+    memcpy(child, g.work, NUM_SLOTS)
+    if g.dedupe and not is_new_child(g, child, g.hash):
+        return
+    keep_moves(g)
+    g.count += 1
+
+
+cdef void record_with_step(Generator* g, int steps, int source, int die) noexcept nogil:
+    """Keep the working position plus one last step, written straight into the output."""
+    cdef int target = source - die
+    cdef bint hit = target >= 1 and g.work[mover_slot(target)] == 1
+    cdef uint64_t h = g.hash + SLOT_KEYS[mover_slot(source)]
+    cdef checker_t* child
+    if not claim_slot(g, steps):
+        return
+    child = g.children + g.count * NUM_SLOTS
+    memcpy(child, g.work, NUM_SLOTS)
+    child[mover_slot(source)] += 1
+    if target >= 1:
+        if hit:
+            child[mover_slot(target)] = -1
+            child[NUM_SLOTS - 1] += 1
+            h += SLOT_KEYS[NUM_SLOTS - 1] - 2 * SLOT_KEYS[mover_slot(target)]
+        else:
+            child[mover_slot(target)] -= 1
+            h -= SLOT_KEYS[mover_slot(target)]
+    if g.dedupe and not is_new_child(g, child, h):
+        return
+    if g.moves != NULL:
+        note_step(g, steps - 1, source, die, hit)
+        keep_moves(g)
+        forget_step(g, steps - 1)
     g.count += 1
 
 
 cdef void play_doubles(Generator* g, int die, int depth, int max_source) noexcept nogil:
     """Every play of the remaining steps of a double, sources never above `max_source`."""
-    cdef unsigned int sources
+    cdef unsigned int sources = playable_sources(g, die) & ((2u << max_source) - 1)
     cdef int source
     cdef bint hit
-    if depth == MAX_STEPS:
-        record(g, depth)
-        return
-    sources = playable_sources(g, die) & ((2u << max_source) - 1)
     if not sources:
         record(g, depth)
         return
     while sources:
         source = highest_bit(sources)
         sources &= ~(1u << source)
+        if depth == MAX_STEPS - 1:
+            record_with_step(g, MAX_STEPS, source, die)
+            continue
         hit = apply_step(g, source, die)
         note_step(g, depth, source, die, hit)
         play_doubles(g, die, depth + 1, source)
@@ -222,36 +285,84 @@ cdef void play_doubles(Generator* g, int die, int depth, int max_source) noexcep
         undo_step(g, source, die, hit)
 
 
+cdef inline bint same_as_chain_through(const Generator* g, int point) noexcept nogil:
+    """Whether one checker passing through `point` (open, no blot) gives the same child."""
+    return not ((g.blocked | g.blots) >> point) & 1
+
+
+cdef void play_dice_in_order(Generator* g, int first, int second, bint first_is_larger,
+                             bint fast) noexcept nogil:
+    """Every play of `first` then `second`; a lone die when nothing can follow it.
+
+    With `fast` (larger die first, see play_two_dice) a play whose second checker lands on
+    the first one's starting point X - second is left out when X - first is open and no
+    blot: the chain X/X-first/X-first-second gives the same child.
+    """
+    cdef unsigned int sources1 = playable_sources(g, first), sources2
+    cdef int source1, source2
+    cdef bint hit1
+    while sources1:
+        source1 = highest_bit(sources1)
+        sources1 &= ~(1u << source1)
+        hit1 = apply_step(g, source1, first)
+        note_step(g, 0, source1, first, hit1)
+        sources2 = playable_sources(g, second)
+        if not sources2 and (first_is_larger or not g.larger_alone):
+            record(g, 1)                # the smaller die alone only if the larger cannot go
+            g.larger_alone = g.larger_alone or first_is_larger
+        if fast and source1 + second <= MOVER_BAR - 1:
+            if same_as_chain_through(g, source1 + second - first):
+                sources2 &= ~(1u << (source1 + second))
+        while sources2:
+            source2 = highest_bit(sources2)
+            sources2 &= ~(1u << source2)
+            record_with_step(g, 2, source2, second)
+        forget_step(g, 0)
+        undo_step(g, source1, first, hit1)
+
+
+cdef void play_chains_smaller_first(Generator* g, int larger, int smaller) noexcept nogil:
+    """The plays of the smaller die first not already found larger-first (see play_two_dice)."""
+    cdef unsigned int sources = playable_sources(g, smaller)
+    cdef int source, landing, target
+    cdef bint hit
+    while sources:
+        source = highest_bit(sources)
+        sources &= ~(1u << source)
+        landing = source - smaller
+        target = landing - larger
+        if (g.start_mine >> landing) & 1 or target < 1 or (g.blocked >> target) & 1:
+            continue                    # found larger-first, or no chain
+        if same_as_chain_through(g, source - larger) and not (g.blots >> landing) & 1:
+            continue                    # the same child as the chain through source - larger
+        hit = apply_step(g, source, smaller)
+        note_step(g, 0, source, smaller, hit)
+        record_with_step(g, 2, landing, larger)
+        forget_step(g, 0)
+        undo_step(g, source, smaller, hit)
+
+
 cdef void play_two_dice(Generator* g, int larger, int smaller) noexcept nogil:
-    """Both orders of two different dice; a lone die only when no play uses both."""
-    cdef int order, first, second, source1, source2
-    cdef unsigned int sources1, sources2
-    cdef bint hit1, hit2, larger_alone = False
-    g.dedupe = True
-    memset(g.table, 0, sizeof(g.table))
-    for order in range(2):
-        first = larger if order == 0 else smaller
-        second = smaller if order == 0 else larger
-        sources1 = playable_sources(g, first)
-        while sources1:
-            source1 = highest_bit(sources1)
-            sources1 &= ~(1u << source1)
-            hit1 = apply_step(g, source1, first)
-            note_step(g, 0, source1, first, hit1)
-            sources2 = playable_sources(g, second)
-            if not sources2 and (order == 0 or not larger_alone):
-                record(g, 1)            # the smaller die alone only if the larger cannot go
-                larger_alone = order == 0
-            while sources2:
-                source2 = highest_bit(sources2)
-                sources2 &= ~(1u << source2)
-                hit2 = apply_step(g, source2, second)
-                note_step(g, 1, source2, second, hit2)
-                record(g, 2)
-                forget_step(g, 1)
-                undo_step(g, source2, second, hit2)
-            forget_step(g, 0)
-            undo_step(g, source1, first, hit1)
+    """Both orders of two different dice; a lone die only when no play uses both.
+
+    Fast case: no checker on the bar and two or more outside the home board, so nothing
+    can be borne off this turn and a step is legal exactly when its source holds a checker
+    and its landing point is open. Then a play of the smaller die first is the same as the
+    larger first unless one checker runs both dice through a point that was empty of the
+    mover's checkers, and the duplicates left (a checker's two paths) are recognised from
+    the blocked and blot masks, so no hashing is needed. Otherwise children are deduplicated
+    through the hash table.
+    """
+    cdef bint fast = not (g.mine & BAR_BIT) and g.outside >= 2
+    if not fast:
+        start_dedupe(g)
+    play_dice_in_order(g, larger, smaller, True, fast)
+    if fast and g.best_steps == 2:
+        play_chains_smaller_first(g, larger, smaller)
+        return
+    if fast:                            # no play of both dice larger-first: search in full
+        start_dedupe(g)
+    play_dice_in_order(g, smaller, larger, False, False)
 
 
 cdef int generate(const checker_t* board, int die1, int die2, checker_t* children,
@@ -321,16 +432,30 @@ def children_and_moves(bytes board, int die1, int die2):
 
 
 def _as_int8_rows(values, int width, str what, int low, int high, error):
-    """A C-contiguous int8 (N, width) copy of `values`, refusing shapes and out-of-range values."""
+    """A private C-contiguous int8 (N, width) copy of `values`, refusing bad shapes and
+    dtypes; values of wider integer types are range-checked here before narrowing, int8
+    values are checked row by row by the caller."""
     array = np.asarray(values)
     if array.ndim != 2 or array.shape[1] != width:
         raise error(f"{what} must have shape (N, {width}), got {array.shape}")
     if array.dtype.kind not in "iu":
         raise error(f"{what} must be integers, got dtype {array.dtype}")
-    if array.size and (array.min() < low or array.max() > high):
-        row = int(np.argmax(((array < low) | (array > high)).any(axis=1)))
-        raise error(f"{what} row {row} has a value outside {low}..{high}: {array[row].tolist()}")
-    return np.ascontiguousarray(array, dtype=np.int8)
+    if array.dtype != np.int8 and array.size and (array.min() < low or array.max() > high):
+        raise error(_range_problem(array, what, low, high))
+    # Always a private copy: the caller's array could change while the GIL is released.
+    return np.array(array, dtype=np.int8, order="C", copy=True)
+
+
+def _range_problem(array, str what, int low, int high):
+    row = int(np.argmax(((array < low) | (array > high)).any(axis=1)))
+    return f"{what} row {row} has a value outside {low}..{high}: {array[row].tolist()}"
+
+
+def _grown(array, Py_ssize_t used, Py_ssize_t capacity):
+    """A larger copy of an output array whose first `used` rows are filled."""
+    bigger = np.empty((capacity, array.shape[1]), dtype=np.int8)
+    bigger[:used] = array[:used]
+    return bigger
 
 
 def legal_children_batch(boards, dice, bint with_moves=False):
@@ -350,59 +475,47 @@ def legal_children_batch(boards, dice, bint with_moves=False):
     cdef const checker_t* b = <const checker_t*>cnp.PyArray_DATA(board_rows)
     cdef const checker_t* d = <const checker_t*>cnp.PyArray_DATA(dice_rows)
     for i in range(n):
-        if board_problem_code(b + i * NUM_SLOTS) != 0:
+        if not slots_in_range(b + i * NUM_SLOTS) or board_problem_code(b + i * NUM_SLOTS) != 0:
             raise BoardInputError(f"boards row {i}: {board_problem(bytes(board_rows[i]))}")
+        if d[2 * i] < 1 or d[2 * i] > 6 or d[2 * i + 1] < 1 or d[2 * i + 1] > 6:
+            raise DiceInputError(_range_problem(dice_rows, "dice", 1, 6))
     offsets = np.empty(n + 1, dtype=np.int64)
     cdef cnp.int64_t[::1] offset_view = offsets
-    cdef Py_ssize_t capacity = max(n * 32, <Py_ssize_t>MAX_CHILDREN), used = 0
-    cdef checker_t* children = <checker_t*>malloc(capacity * NUM_SLOTS)
-    cdef checker_t* moves = <checker_t*>malloc(capacity * MOVE_SLOTS) if with_moves else NULL
-    cdef checker_t* grown
+    cdef Py_ssize_t capacity = n * 24 + MAX_CHILDREN, used = 0
+    child_array = np.empty((capacity, NUM_SLOTS), dtype=np.int8)
+    move_array = np.empty((capacity if with_moves else 0, MOVE_SLOTS), dtype=np.int8)
+    cdef checker_t* children
+    cdef checker_t* moves
     cdef int count = 0
-    cdef bint out_of_memory = children == NULL or (with_moves and moves == NULL)
-    with nogil:
-        offset_view[0] = 0
-        for i in range(n):
-            if out_of_memory:
-                break
-            if capacity - used < MAX_CHILDREN:
-                capacity *= 2
-                grown = <checker_t*>realloc(children, capacity * NUM_SLOTS)
-                out_of_memory = grown == NULL
-                if not out_of_memory:
-                    children = grown
-                if with_moves and not out_of_memory:
-                    grown = <checker_t*>realloc(moves, capacity * MOVE_SLOTS)
-                    out_of_memory = grown == NULL
-                    if not out_of_memory:
-                        moves = grown
-                if out_of_memory:
+    offset_view[0] = 0
+    i = 0
+    while True:
+        children = <checker_t*>cnp.PyArray_DATA(child_array)
+        moves = <checker_t*>cnp.PyArray_DATA(move_array) if with_moves else NULL
+        with nogil:
+            while i < n and capacity - used >= MAX_CHILDREN:
+                count = generate(b + i * NUM_SLOTS, d[2 * i], d[2 * i + 1],
+                                 children + used * NUM_SLOTS,
+                                 moves + used * MOVE_SLOTS if with_moves else NULL,
+                                 MAX_CHILDREN)
+                if count < 0:           # cannot happen below MAX_CHILDREN; never hide it
                     break
-            count = generate(b + i * NUM_SLOTS, d[2 * i], d[2 * i + 1],
-                             children + used * NUM_SLOTS,
-                             moves + used * MOVE_SLOTS if with_moves else NULL,
-                             MAX_CHILDREN)
-            if count < 0:               # cannot happen below MAX_CHILDREN; never hide it
-                break
-            used += count
-            offset_view[i + 1] = used
-    try:
-        if out_of_memory:
-            raise MemoryError("no memory for the children of the batch")
+                used += count
+                i += 1
+                offset_view[i] = used
         if count < 0:
             raise RuntimeError("more children than MAX_CHILDREN: the bound in _movegen.pxd is wrong")
-        child_array = np.empty((used, NUM_SLOTS), dtype=np.int8)
-        if used:
-            memcpy(cnp.PyArray_DATA(child_array), children, used * NUM_SLOTS)
-        if not with_moves:
-            return child_array, offsets
-        move_array = np.empty((used, MOVE_SLOTS), dtype=np.int8)
-        if used:
-            memcpy(cnp.PyArray_DATA(move_array), moves, used * MOVE_SLOTS)
-        return child_array, offsets, move_array
-    finally:
-        free(children)
-        free(moves)
+        if i == n:
+            break
+        capacity += capacity // 2
+        child_array = _grown(child_array, used, capacity)
+        if with_moves:
+            move_array = _grown(move_array, used, capacity)
+    child_array.resize((used, NUM_SLOTS), refcheck=False)
+    if not with_moves:
+        return child_array, offsets
+    move_array.resize((used, MOVE_SLOTS), refcheck=False)
+    return child_array, offsets, move_array
 
 
 MAX_CHILDREN_PER_ROLL = MAX_CHILDREN
