@@ -65,13 +65,17 @@ cdef int random_roll(bitgen_t* rng, bint no_doubles) noexcept nogil:
 
 cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
                    checker_t* chosen, float* chosen5) noexcept nogil:
-    """Play the roll with the 0-ply policy: the chosen child (next player's view) and its
-    5-vector from the next player's view. Returns -1 if move generation failed."""
+    """Play the roll with the 0-ply policy: the chosen child (next player's view) and, unless
+    chosen5 is NULL, its 5-vector from the next player's view. Returns -1 if move
+    generation failed."""
     cdef int n = legal_children(board, die1, die2, k.children, MAX_CHILDREN)
     cdef int i, best = 0
     cdef double value, best_value = 1e30
     if n < 1:
         return -1
+    if n == 1 and chosen5 == NULL:         # a forced play: nothing to choose or to value
+        memcpy(chosen, k.children, NUM_SLOTS)
+        return 0
     k.evaluator.evaluate(k.evaluator.context, k.children, n, k.children5)
     for i in range(n):
         finished_probabilities(k.children + i * NUM_SLOTS, k.children5 + 5 * i)
@@ -80,7 +84,8 @@ cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
             best_value = value
             best = i
     memcpy(chosen, k.children + best * NUM_SLOTS, NUM_SLOTS)
-    memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
+    if chosen5 != NULL:
+        memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
     return 0
 
 
@@ -203,7 +208,6 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
     cdef float mover5[5]
     cdef float root5[5]
     cdef float luck5[5]
-    cdef float child5[5]
     cdef double luck_total[5]
     cdef double equity_luck, cubeful = 0.0
     cdef int ply = 0, random_rolls = 0, roll, j
@@ -228,7 +232,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
                     cube_ended = True
                     break
         if ply == 0 and dice_given:
-            if play_best(k, board, first_die1, first_die2, next_board, child5) < 0:
+            if play_best(k, board, first_die1, first_die2, next_board, NULL) < 0:
                 return move_generation_failed()
         else:
             no_doubles = first_roll_no_doubles and random_rolls == 0
@@ -247,7 +251,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
                 equity_luck = (luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3]
                                - luck_total[4]) - equity_luck
                 cube.luck_total += cube.luck_scale * equity_luck
-            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, child5) < 0:
+            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, NULL) < 0:
                 return move_generation_failed()
         memcpy(board, next_board, NUM_SLOTS)
         mover_is_root = not mover_is_root
