@@ -314,12 +314,27 @@ def test_cube_is_offered_only_by_a_player_who_has_access_to_it():
         assert cube_value * 2 <= 64
 
 
-def test_the_root_never_doubles_before_its_first_roll():
-    _, calls = play_with_referee(MatchState(), trials=12)
-    first_decisions = [c for c in calls if c[2]]
-    assert all(c for c in first_decisions)  # decisions by the root come only after ply 0
-    outcome, _ = play_with_referee(MatchState(), trials=1)
-    assert outcome.plies >= 1
+def test_the_root_never_doubles_before_its_first_roll_in_a_rollout():
+    # Truncated after one ply: the only cube decision could be the root's before rolling.
+    calls = []
+    task = template(trials=12, quasi_random=False, truncate_plies=1, referee=RecordingReferee(MatchState(), calls))
+    play_block(task)
+    assert calls == []
+
+
+def test_after_a_move_the_next_player_may_double_at_once():
+    calls = []
+    referee = RecordingReferee(MatchState(), calls)
+    object.__setattr__(referee, "root_may_double", True)
+    play_block(template(trials=12, quasi_random=False, truncate_plies=1, referee=referee))
+    assert len(calls) == 12 and all(mover_is_root for _, _, mover_is_root, _ in calls)
+
+
+def test_rollout_moves_cubeful_gives_each_play_its_cubeful_value():
+    position = Position.from_points({2: 1, 1: 1}, {1: 1})
+    settings = RolloutSettings(trials=24, seed=1, block_size=24, cubeful=True, bearoff_tables=False)
+    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT)
+    assert [r.cubeful_equity for _, r in ranked] == [1.0, -1.0]
 
 
 def test_crawford_game_never_turns_the_cube():

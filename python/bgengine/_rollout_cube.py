@@ -29,11 +29,14 @@ class CubeReferee:
     """Cube decisions and game values for the kernel, for one game's match state.
 
     Owners passed in and out are relative: +1 the player on roll (or the root, in
-    ``initial_cube``), -1 the other side, 0 centred.
+    ``initial_cube``), -1 the other side, 0 centred. ``rollout`` values the root's
+    "no double" (the root does not double before its first roll); ``rollout_moves``
+    rolls out positions after a move, where the next player may double at once.
     """
 
     match: MatchState
     efficiency: float | None = None
+    root_may_double: bool = False  # True after a move: the next player may double at once
 
     @property
     def unit(self) -> str:

@@ -249,7 +249,7 @@ def rollout_moves(
     if settings.drop_clearly_worse and len(candidates) > 1 and settings.min_trials < settings.trials:
         first_stage = replace(settings, trials=settings.min_trials, target_standard_error=None)
     results = [
-        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False), first_stage, executor, progress)
+        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False, True), first_stage, executor, progress)
         .flipped()
         for c in candidates
     ]
@@ -257,7 +257,7 @@ def rollout_moves(
         best = max(results, key=_decisive_equity)
         for i, (candidate, result) in enumerate(zip(candidates, results)):
             if result is best or not _clearly_worse(result, best, settings.drop_z):
-                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False)
+                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False, True)
                 results[i] = _run(task, settings, executor, progress).flipped()
             else:
                 results[i] = replace(result, dropped=True)
@@ -317,10 +317,11 @@ def _block_template(
     settings: RolloutSettings,
     evaluator: Any,
     opening: bool,
+    root_may_double: bool = False,
 ) -> BlockTask:
     referee = None
     if settings.cubeful:
-        referee = CubeReferee(match, settings.cube_efficiency)
+        referee = CubeReferee(match, settings.cube_efficiency, root_may_double=root_may_double)
     assert settings.seed is not None
     return BlockTask(
         index=0,

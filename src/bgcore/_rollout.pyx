@@ -42,6 +42,7 @@ cdef struct Kernel:
     int truncate_plies          # 0: play to the end
     bint variance_reduction
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
+    bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
 
@@ -226,7 +227,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if k.truncate_plies > 0 and ply >= k.truncate_plies:
                 k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
                 break
-            if cube.enabled and ply > 0:
+            if cube.enabled and (ply > 0 or k.root_may_double):
                 k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
                 if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
@@ -316,6 +317,7 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.truncate_plies = truncate_plies
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
+    k.root_may_double = referee is not None and referee.root_may_double
     k.children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS * sizeof(checker_t))
     k.children5 = <float*>malloc(MAX_CHILDREN * 5 * sizeof(float))
     if k.children == NULL or k.children5 == NULL:
