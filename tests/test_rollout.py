@@ -366,6 +366,14 @@ def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
     assert result.cubeful_equity == 3.0
 
 
+def test_jacoby_rule_counts_gammons_as_single_games_while_the_cube_is_centred():
+    position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
+    settings = RolloutSettings(trials=12, seed=1, cubeful=True, bearoff_tables=False)
+    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT)
+    assert result.cubeful_equity == 1.0
+    assert result.equity == 3.0  # the cubeless result still counts the backgammon
+
+
 # ----- stop rules, progress, results ------------------------------------------------------------------
 
 
@@ -377,6 +385,12 @@ def test_target_standard_error_stops_early_the_same_way_for_any_workers():
     assert a.trials < 2000 and a.trials % 24 == 0
     assert a.equity_standard_error <= 0.2
     assert probabilities_of(a) == probabilities_of(b) and a.trials == b.trials
+
+
+def test_one_block_in_flight_gives_the_same_answer():
+    reference = rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT)
+    result = rollout(CONTACT, settings=dataclasses.replace(FAST, max_pending_blocks=1), evaluator=PIP_COUNT)
+    assert probabilities_of(result) == probabilities_of(reference)
 
 
 def test_progress_reports_every_block_in_order():
@@ -443,6 +457,7 @@ def test_rollout_moves_accepts_move_text_and_refuses_illegal_plays():
         ({"min_trials": 1}, "min_trials"),
         ({"cube_efficiency": 1.5}, "cube_efficiency"),
         ({"max_retries": -1}, "max_retries"),
+        ({"max_pending_blocks": 0}, "max_pending_blocks"),
     ],
 )
 def test_invalid_settings_raise_a_clear_typed_error(changes, message):

@@ -66,8 +66,12 @@ class CubeReferee:
         )
         return _ACTION_CODES.get(decision.action, NO_DOUBLE)
 
-    def finished_value(self, root_points: int) -> float:
-        """Value for the root of a game the root won (> 0) or lost (< 0) by that many points."""
+    def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
+        """Value for the root of a game it won (> 0) or lost (< 0) as a single (1), gammon (2)
+        or backgammon (3) at this cube; under the Jacoby rule a centred cube's gammons count 1."""
+        if self.match.jacoby and centred:
+            root_result = 1 if root_result > 0 else -1
+        root_points = root_result * cube_value
         if self.match.is_money:
             return root_points / self.match.cube_value
         score = MatchScore.from_match_state(self.match)

@@ -58,6 +58,8 @@ class RolloutSettings:
     drop_z: see ``drop_clearly_worse``.
     block_size: trials per block of work (the unit shipped to a worker and of the stop rule).
     max_retries: times a failed block (a lost worker) is resubmitted before giving up.
+    max_pending_blocks: blocks submitted but not yet reduced, at most; None is four per
+        local core (raise it to keep a large cluster busy). Never changes the result.
     """
 
     trials: int = 1296
@@ -74,6 +76,7 @@ class RolloutSettings:
     drop_z: float = 3.0
     block_size: int = 72
     max_retries: int = 3
+    max_pending_blocks: int | None = None
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -109,6 +112,10 @@ class RolloutSettings:
             return f"block_size must be a whole number >= 1, got {self.block_size!r}"
         if not _is_int(self.max_retries) or self.max_retries < 0:
             return f"max_retries must be a whole number >= 0, got {self.max_retries!r}"
+        if self.max_pending_blocks is not None and (
+            not _is_int(self.max_pending_blocks) or self.max_pending_blocks < 1
+        ):
+            return f"max_pending_blocks must be a whole number >= 1 or None, got {self.max_pending_blocks!r}"
         return None
 
 
@@ -288,7 +295,7 @@ def _run(
         return bool(errors[6 if cubeful else 5] <= target)
 
     tasks = list(block_tasks(template, settings.trials, settings.block_size))
-    total = run_blocks(tasks, executor, 7, settings.max_retries, after_block)
+    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
     return summary(total)
 
 

@@ -171,7 +171,7 @@ cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint m
         action = ref.decide((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
                             cube.value, cube.owner * mover, mover_is_root)
         if action == DOUBLE_PASS:
-            cubeful[0] = ref.finished_value(mover * cube.value)
+            cubeful[0] = ref.finished_value(mover, cube.value, cube.owner == 0)
             return 1
         if action == DOUBLE_TAKE or action == DOUBLE_BEAVER:
             cube.value *= 2 if action == DOUBLE_TAKE else 4
@@ -191,7 +191,7 @@ cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
         ref = <object>referee
         if exact_end:
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
-            cubeful[0] = ref.finished_value(mover * points * cube.value)
+            cubeful[0] = ref.finished_value(mover * points, cube.value, cube.owner == 0)
         else:
             cubeful[0] = ref.position_value((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
                                             cube.value, cube.owner * mover, mover_is_root)
