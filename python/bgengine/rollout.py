@@ -464,7 +464,9 @@ def _with_seed(settings: RolloutSettings) -> RolloutSettings:
     """The settings with the seed actually used (a fresh one when None)."""
     if settings.seed is not None:
         return settings
-    return replace(settings, seed=int(np.random.SeedSequence().entropy))
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)  # a fresh SeedSequence draws one 128-bit integer
+    return replace(settings, seed=entropy)
 
 
 def _decisive_equity(result: RolloutResult) -> float:
