@@ -50,6 +50,17 @@ def test_kernel_network_evaluator_matches_bgengine_evaluate_at_0_ply():
         np.testing.assert_array_equal(kernel.evaluate_board(position.to_bytes()), evaluator.evaluate(position))
 
 
+@pytest.mark.parametrize("position", [CONTACT, Position.from_points({12: 3, 6: 5, 3: 4}, {10: 2, 5: 5, 4: 5})])
+def test_network_and_race_tables_are_safe_to_share_between_threads(position):
+    settings = RolloutSettings(trials=32, seed=3, block_size=2, variance_reduction=False)
+    evaluator = default_kernel_evaluator()
+    results = []
+    for workers in (1, 2, 16):
+        with cf.ThreadPoolExecutor(workers) as pool:
+            results.append(probabilities_of(rollout(position, settings=settings, evaluator=evaluator, executor=pool)))
+    assert results[0] == results[1] == results[2]
+
+
 def test_network_evaluator_rolls_out_the_same_in_another_process():
     from bgengine.evaluate import default_evaluator
 
