@@ -10,7 +10,9 @@ The pinned numbers depend on the order in which move generation lists the legal 
 from __future__ import annotations
 
 import numpy as np
+from bgengine.actions import Play
 from bgengine.agents import HeuristicAgent, RandomAgent
+from bgengine.game import Game
 from bgengine.match import Match
 from bgengine.selfplay import play_game, play_match
 
@@ -34,6 +36,22 @@ def random_matches() -> list[Match]:
 
 def heuristic_games() -> list:
     return [play_game(HeuristicAgent(), RandomAgent(seed), seed=seed) for seed in range(GAMES)]
+
+
+def as_text(games: list) -> list[list]:
+    """Each game's actions with every checker play written out as text, as a record file has them."""
+    return [[Play(str(a.move)) if isinstance(a, Play) else a for a in game.actions] for game in games]  # type: ignore[arg-type]
+
+
+def replayed_games(records: list[list]) -> list[Game]:
+    """Games rebuilt by pushing recorded actions, move text matched against the legal moves."""
+    games = []
+    for actions in records:
+        game = Game()
+        for action in actions:
+            game.push(action)
+        games.append(game)
+    return games
 
 
 def summary_of_games(games: list) -> tuple[int, int, int]:
@@ -63,6 +81,16 @@ def test_random_agent_matches_per_second(benchmark):
     assert summary == EXPECTED_MATCHES
     benchmark(random_matches)
     _report_rate(benchmark, "matches_per_second", MATCHES)
+
+
+def test_replay_of_recorded_games_per_second(benchmark):
+    played = random_games()
+    records = as_text(played)
+    replayed = replayed_games(records)
+    assert [game.actions for game in replayed] == [game.actions for game in played]
+    assert summary_of_games(replayed) == EXPECTED_RANDOM_GAMES
+    benchmark(replayed_games, records)
+    _report_rate(benchmark, "games_per_second", GAMES)
 
 
 def _report_rate(benchmark, name: str, count: int) -> None:

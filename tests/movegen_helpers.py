@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 import numpy as np
-from bgengine import Position
+from bgengine import Move, Position
 from reference_movegen import play_step, reference_children, step_is_legal
 
 ALL_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
@@ -63,3 +63,16 @@ def random_game_positions(seed: int, games: int) -> Iterator[tuple[Position, tup
             yield position, dice
             moves = position.legal_moves(dice)
             position = moves.position_after(rng.randrange(len(moves)))
+
+
+def count_built_moves(monkeypatch) -> list[int]:
+    """A one-item list counting the Moves built from the core's records from now on."""
+    built = [0]
+    from_record = Move._from_record.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, record):
+        built[0] += 1
+        return from_record(cls, record)
+
+    monkeypatch.setattr(Move, "_from_record", classmethod(counting))
+    return built

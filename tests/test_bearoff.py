@@ -234,7 +234,8 @@ def test_two_sided_agrees_with_one_sided_when_the_opponent_finishes_next_roll(ho
     assert len(sure_next_roll) == 5  # one checker on the 1, 2 or 3-point; two on 1-1 or 1-2
     for b in sure_next_roll:
         assert np.allclose(two_sided.win[1:, b], home.rolls[1:924, 1], atol=1e-12)
-        assert np.allclose(two_sided.win[1:, b], [one_sided_win(home, a, b) for a in range(1, 924)], atol=1e-12)
+        formula = [one_sided_win(home, a, b) for a in range(1, 924)]
+        assert np.allclose(two_sided.win[1:, b], formula, atol=1e-12)
 
 
 def test_two_sided_is_close_to_the_one_sided_formula_everywhere(home, two_sided):

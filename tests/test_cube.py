@@ -277,3 +277,43 @@ def test_text_shows_the_action_and_the_equities():
     text = str(cube_decision(probabilities=gammonless(0.9)))
     assert "Proper cube action: Double / pass" in text
     assert "Double/Take" in text and "Take point 21.4%" in text
+
+
+# ----- races and bear-offs: the race evaluator and the exact bear-off table -------------------
+
+
+def test_races_are_evaluated_by_the_race_evaluator_when_none_is_given():
+    from bgengine import race
+
+    race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
+    decision = cube_decision(race_80)
+    assert decision.probabilities.as_tuple() == pytest.approx(tuple(race.evaluate(race_80)))
+    assert decision.take_point is not None and decision.note == ""
+
+
+def test_money_bearoffs_in_the_two_sided_table_get_exact_equities():
+    from bgengine import bearoff
+
+    position = Position.from_points({1: 2, 2: 1}, opponent={1: 1, 3: 1})
+    exact = bearoff.two_sided_table().equities(position)
+    decision = cube_decision(position)
+    assert decision.note == "exact two-sided bear-off equities"
+    assert decision.no_double == pytest.approx(exact.centred)
+    assert decision.double_take == pytest.approx(2 * exact.opponent_owns)
+    assert decision.take_point is None and decision.cash_point is None
+    owned = cube_decision(position, match=MatchState(cube_value=2, cube_owner=0))
+    assert owned.no_double == pytest.approx(exact.owned)
+
+
+def test_a_sure_win_is_double_pass():
+    decision = cube_decision(Position.from_points({1: 2}, opponent={6: 2, 5: 1}))
+    assert decision.no_double == pytest.approx(1.0)
+    assert decision.action is CubeAction.DOUBLE_PASS
+
+
+def test_exact_bearoff_equities_give_way_to_given_probabilities_and_to_beavers():
+    position = Position.from_points({1: 2, 2: 1}, opponent={1: 1, 3: 1})
+    given = cube_decision(position, probabilities=[0.3, 0.0, 0.0, 0.0, 0.0])
+    beavers = cube_decision(position, match=MatchState(beavers=True))
+    assert given.note == "" and given.take_point is not None
+    assert beavers.note == "" and beavers.take_point is not None

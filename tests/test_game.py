@@ -10,6 +10,7 @@ from bgengine.dice import FixedDice
 from bgengine.game import OPENING_ROLLS, ROLLS, Ending, Game
 from bgengine.move import Move
 from bgengine.selfplay import next_action
+from movegen_helpers import count_built_moves
 
 
 def play_first_legal(game: Game) -> None:
@@ -338,3 +339,71 @@ def test_resignation_of_an_unknown_kind_is_refused():
         game.push(Resign(5))  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match="0 or 1"):
         game.push(Resign(GameResult.SINGLE, 2))
+
+
+# ----- a listed move goes straight in ------------------------------------------------
+
+
+def test_push_of_a_listed_legal_move_builds_no_other_move(monkeypatch):
+    game = Game()
+    game.push(Roll((6, 4)))
+    legal = game.legal_moves()
+    built = count_built_moves(monkeypatch)
+    chosen = legal[5]
+    game.push(Play(chosen))  # type: ignore[arg-type]
+    assert built[0] == 1
+    assert game.actions[-1] == Play(chosen.move) and game.actions[-1].move is chosen.move
+    assert game.position == chosen.position and game.turn == 1
+
+
+def test_play_of_a_legal_move_keeps_its_move():
+    legal = Position.initial().legal_moves((3, 1))
+    assert Play(legal[2]) == Play(legal.move(2)) == Play(str(legal.move(2)))  # type: ignore[arg-type]
+
+
+def test_listed_move_and_its_text_play_the_same():
+    by_listed, by_text = Game(), Game()
+    for game in (by_listed, by_text):
+        game.push(Roll((5, 2)))
+    listed = by_listed.legal_moves().move(5)
+    by_listed.push(Play(listed))
+    by_text.push(Play(str(listed)))  # type: ignore[arg-type]
+    assert by_listed.actions == by_text.actions
+    assert (by_listed.position, by_listed.state) == (by_text.position, by_text.state)
+
+
+def test_legal_move_of_another_position_is_refused_with_the_game_unchanged():
+    game = Game()
+    game.push(Roll((3, 1)))
+    elsewhere = Position.from_points({22: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}).legal_moves((3, 1))
+    foreign = next(legal for legal in elsewhere if legal.move not in game.legal_moves())
+    with pytest.raises(IllegalMoveError, match="not a legal play|does not have"):
+        game.push(Play(foreign))  # type: ignore[arg-type]
+    assert len(game) == 1 and game.decision is Decision.CHECKER_PLAY
+
+
+def test_legal_moves_are_generated_once_per_position_and_roll():
+    game = Game()
+    game.push(Roll((3, 1)))
+    legal = game.legal_moves()
+    assert game.legal_moves() is legal
+    game.push(Resign(GameResult.SINGLE))
+    game.push(Reject())
+    assert game.legal_moves() is legal  # same position and dice after the rejected offer
+    game.push(Play(legal.move(0)))
+    game.pop()
+    assert game.legal_moves() is legal
+    game.pop(), game.pop(), game.pop()  # back to the opening throw
+    game.push(Roll((1, 3)))  # same dice, player 1 on roll, same position from their side
+    assert game.legal_moves().dice == (3, 1) and game.legal_moves().position == Position.initial()
+    game.pop()
+    game.push(Roll((4, 2)))
+    assert game.legal_moves().dice == (4, 2) and game.legal_moves() is not legal
+
+
+def test_resumed_game_with_low_die_first_lists_the_moves_of_that_roll():
+    state = MatchState(dice=(1, 3))
+    game = Game(state, Position.initial())
+    assert game.legal_moves() is game.legal_moves() and game.legal_moves().dice == (3, 1)
+    game.push(Play("8/5 6/5"))  # type: ignore[arg-type]
+    assert str(game.actions[-1].move) == "8/5 6/5"

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from bgengine import GameResult, IllegalMoveError, InvalidMatchStateError
 from bgengine.actions import Accept, Decision, Double, Pass, Play, Resign, Roll, Take
+from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.match import Match
 from bgengine.rules import double_is_pointless, next_game_is_crawford
+from bgengine.selfplay import play_match
 
 
 def open_game(match: Match, dice: tuple[int, int] = (3, 1)) -> None:
@@ -95,6 +97,20 @@ def test_pop_goes_back_into_the_previous_game():
     assert match.pop() == Pass()
     assert len(match.games) == 1 and match.score == (0, 0)
     assert match.decision is Decision.TAKE_OR_PASS
+
+
+def test_popping_a_whole_match_retraces_its_score_and_games():
+    played = play_match(HeuristicAgent(), RandomAgent(3), 7, seed=3)
+    replay = Match(7)
+    seen = [(replay.score, len(replay.games), replay.winner)]
+    for action in [action for game in played.games for action in game.actions]:
+        replay.push(action)
+        seen.append((replay.score, len(replay.games), replay.winner))
+    assert seen[-1] == (played.score, len(played.games), played.winner) and len(played.games) > 2
+    while len(seen) > 1:
+        seen.pop()
+        replay.pop()
+        assert (replay.score, len(replay.games), replay.winner) == seen[-1]
 
 
 def test_one_point_match_has_no_crawford_game():

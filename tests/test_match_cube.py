@@ -199,3 +199,25 @@ def test_emg_maps_winning_and_losing_the_cube_to_plus_and_minus_one():
     assert win == MET.mwc(3, 3) and lose == MET.mwc(5, 1)
     assert mwc_to_emg(win, MET, score) == pytest.approx(1.0)
     assert mwc_to_emg(lose, MET, score) == pytest.approx(-1.0)
+
+
+# ----- take points both ways --------------------------------------------------------------------
+
+
+def test_take_points_both_ways_at_two_away_four_away():
+    from bgengine import take_points
+
+    leader_on_roll = at_score(2, 4, length=5)
+    trailer_takes, leader_takes = take_points(leader_on_roll, cube_efficiency=1.0)
+    assert trailer_takes == pytest.approx(0.1856, abs=1e-4)
+    assert leader_takes == pytest.approx(0.1989, abs=1e-4)
+
+
+def test_take_points_are_none_for_a_side_that_may_not_double():
+    from bgengine import take_points
+
+    owned = MatchState(cube_value=2, cube_owner=0)
+    opponent_takes, player_takes = take_points(owned)
+    assert opponent_takes == pytest.approx(0.5 / 2.34)
+    assert player_takes is None
+    assert take_points(MatchState(match_length=5, score=(4, 1), crawford=True)) == (None, None)

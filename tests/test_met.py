@@ -42,7 +42,10 @@ def test_met_rises_with_the_opponents_away_and_falls_with_ones_own():
 
 @pytest.mark.parametrize(
     "away, opponent_away, published",
-    [(1, 2, 0.67736), (2, 4, 0.66870), (3, 5, 0.64795), (7, 7, 0.5), (11, 3, 0.105583), (10, 3, 0.129362), (25, 1, 0.00095)],
+    [
+        (1, 2, 0.67736), (2, 4, 0.66870), (3, 5, 0.64795), (7, 7, 0.5),
+        (11, 3, 0.105583), (10, 3, 0.129362), (25, 1, 0.00095),
+    ],
 )
 def test_published_kazaross_xg2_figures(away, opponent_away, published):
     """Spot checks against met/Kazaross-XG2.xml as distributed with GNU Backgammon."""

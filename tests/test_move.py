@@ -6,8 +6,9 @@ import pickle
 
 import numpy as np
 import pytest
-from bgengine import IllegalMoveError, InvalidNotationError, Position
+from bgengine import IllegalMoveError, InvalidNotationError, MoveIndexError, Position
 from bgengine.move import LegalMove, Move, MoveList
+from movegen_helpers import count_built_moves, random_game_positions
 
 CANONICAL = ["24/18 13/11", "bar/22*", "6/off", "8/5(2)", "13/7*/5", "24/20(2) 13/9(2)", "bar/20 6/3", "pass"]
 
@@ -191,3 +192,108 @@ def test_hops_played_in_any_order_join_into_one_checker_path():
 def test_hops_of_one_checker_may_be_written_in_any_order():
     position = Position.from_points({13: 1}, {1: 2})
     assert position.play("11/6 13/11", (5, 2)) == position.play("13/6", (5, 2))
+
+
+# ----- one move of a MoveList at a time ------------------------------------------------
+
+
+def test_move_by_index_equals_the_move_of_the_full_list_at_that_index():
+    for position, dice in random_game_positions(seed=11, games=3):
+        one_at_a_time, all_at_once = position.legal_moves(dice), position.legal_moves(dice)
+        for index in reversed(range(len(one_at_a_time))):  # built before the full tuple exists
+            move, expected = one_at_a_time.move(index), all_at_once.moves[index]
+            assert (str(move), move.steps) == (str(expected), expected.steps)
+            assert one_at_a_time[index] == LegalMove(expected, all_at_once.position_after(index))
+        assert one_at_a_time.moves == all_at_once.moves
+
+
+def test_move_by_index_is_built_once_and_is_the_same_object_as_in_moves():
+    moves = Position.initial().legal_moves((6, 4))
+    picked = moves.move(3)
+    assert moves.move(3) is picked and moves[3].move is picked and moves.moves[3] is picked
+    assert moves.move(-1) is moves.moves[-1] and moves.position_after(-1) == list(moves)[-1].position
+
+
+def test_one_move_by_index_builds_no_other_move(monkeypatch):
+    built = count_built_moves(monkeypatch)
+    moves = Position.initial().legal_moves((4, 4))
+    assert len(moves) > 8
+    legal = moves[7]
+    assert moves.move(7) is legal.move and moves.position_after(7) == legal.position
+    assert moves.index(legal.move) == 7 and legal.move in moves
+    assert built[0] == 1
+    str(legal.move)  # writing the text builds nothing else either
+    assert built[0] == 1
+
+
+@pytest.mark.parametrize("index", [16, 99, -17])
+def test_index_out_of_range_raises_move_index_error_saying_how_many(index):
+    moves = Position.initial().legal_moves((3, 1))
+    for pick in (moves.__getitem__, moves.move, moves.position_after):
+        with pytest.raises(MoveIndexError, match=f"move index {index} is out of range: 3-1 has 16 legal play"):
+            pick(index)
+
+
+@pytest.mark.parametrize("index", ["1", 1.0, True, None, slice(0, 2)])
+def test_index_that_is_not_a_whole_number_raises_move_index_error(index):
+    moves = Position.initial().legal_moves((3, 1))
+    for pick in (moves.__getitem__, moves.move, moves.position_after):
+        with pytest.raises(MoveIndexError, match="whole-number index"):
+            pick(index)
+
+
+def test_move_index_error_is_an_illegal_move_error_and_an_index_error():
+    assert issubclass(MoveIndexError, IllegalMoveError) and issubclass(MoveIndexError, IndexError)
+    assert issubclass(MoveIndexError, ValueError)
+
+
+def test_numpy_integer_index_is_accepted():
+    moves = Position.initial().legal_moves((3, 1))
+    assert moves.move(np.int64(2)) is moves.move(2) and moves[np.int16(-1)].move is moves.move(15)
+
+
+def test_index_finds_a_listed_move_and_an_equal_move_parsed_from_its_text_alike():
+    for position, dice in random_game_positions(seed=5, games=4):
+        moves = position.legal_moves(dice)
+        for index in range(len(moves)):
+            assert moves.index(moves.move(index)) == index
+            assert moves.index(Move.parse(str(moves.move(index)))) == index
+
+
+def test_a_listed_move_is_found_in_another_list_of_the_same_roll_by_its_text():
+    first, second = Position.initial().legal_moves((6, 1)), Position.initial().legal_moves((6, 1))
+    assert second.index(first.move(4)) == 4 and first.move(4) == second.move(4)
+
+
+def test_listed_move_writes_its_text_when_first_needed_and_behaves_like_a_parsed_one():
+    listed = Position.initial().legal_moves((6, 4)).move(0)
+    parsed = Move.parse(str(listed))
+    assert listed == parsed and hash(listed) == hash(parsed) and repr(listed) == repr(parsed)
+    assert pickle.loads(pickle.dumps(listed)) == parsed
+
+
+def test_move_reaching_a_listed_child_directly_is_the_one_the_lenient_matching_picks():
+    checked = 0
+    for position, dice in random_game_positions(seed=8, games=5):
+        moves = position.legal_moves(dice)
+        if moves.is_pass():
+            continue
+        for index in range(0, len(moves), 1 + len(moves) // 10):  # up to ten moves a roll
+            text = str(moves.move(index))
+            for variant in {text, text.replace("*", ""), " ".join(reversed(text.split()))}:
+                move = Move.parse(variant)
+                try:
+                    expected = moves._matching_index(move)
+                except IllegalMoveError:
+                    expected = None
+                reached = moves._reached_index(move)
+                assert reached is None or reached == expected, (position, dice, variant)
+                checked += reached is not None
+    assert checked > 300
+
+
+def test_hit_marked_where_no_blot_stands_is_not_taken_as_the_plain_move():
+    moves = Position.initial().legal_moves((6, 5))
+    assert moves._reached_index(Move.parse("24/18* 13/8")) is None
+    with pytest.raises(IllegalMoveError, match="not a legal play"):
+        moves.index("24/18* 13/8")

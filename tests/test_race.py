@@ -243,3 +243,30 @@ def test_long_race_evaluation_agrees_with_a_seeded_rollout(mover, opponent):
 def test_an_empty_batch_gives_an_empty_result():
     assert race.RaceEvaluator().evaluate_batch([]).shape == (0, 5)
     assert race.RaceEvaluator().evaluate_batch(np.zeros((0, 26), dtype=np.int8)).shape == (0, 5)
+
+
+def test_core_entry_points_refuse_impossible_boards():
+    bearoff.install_tables()
+    too_many = np.zeros(26, dtype=np.int8)
+    too_many[3], too_many[20] = 16, -1
+    wrong_bar = np.zeros(26, dtype=np.int8)
+    wrong_bar[0], wrong_bar[20] = 1, -1
+    for board in (too_many, wrong_bar):
+        with pytest.raises(ValueError, match="board 0"):
+            _bearoff.race_probabilities_of(board.tobytes())
+        with pytest.raises(ValueError, match="board 0"):
+            _bearoff.race_probabilities_batch(board[None, :], np.empty((1, 5), dtype=np.float32))
+        with pytest.raises(ValueError, match="board 0"):
+            _bearoff.expected_rolls_batch(board[None, :], True)
+        with pytest.raises(ValueError, match="board 0"):
+            _bearoff.two_sided_lookup(board.tobytes())
+    with pytest.raises(ValueError, match="26 slots"):
+        _bearoff.race_probabilities_of(b"\x00" * 25)
+
+
+def test_batch_names_the_impossible_board():
+    boards = np.zeros((2, 26), dtype=np.int8)
+    boards[:, 1], boards[:, 24] = 1, -1
+    boards[1, 0] = 1  # a checker of the player on roll on the opponent's bar
+    with pytest.raises(InvalidPositionError, match="board 1: a checker of the player on roll"):
+        race.RaceEvaluator().evaluate_batch(boards)

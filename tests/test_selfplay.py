@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bgengine import MatchState, Position
+from bgengine import IllegalMoveError, MatchState, Position
 from bgengine.actions import Double, Play, Roll
 from bgengine.agents import HeuristicAgent, RandomAgent
 from bgengine.dice import FixedDice, RandomDice
 from bgengine.game import Game
 from bgengine.match import Match
+from bgengine.move import Move
 from bgengine.position import NUM_CHECKERS
 from bgengine.selfplay import next_action, play_game, play_match
 
@@ -53,6 +54,56 @@ def test_play_game_in_a_match_state_keeps_its_score():
 def test_heuristic_agent_beats_random_agent_most_of_the_time():
     wins = sum(play_game(HeuristicAgent(), RandomAgent(seed), seed=seed).outcome.winner == 0 for seed in range(40))  # type: ignore[union-attr]
     assert wins >= 30
+
+
+class ChoiceInAnotherForm:
+    """Plays as ``agent`` does but hands its checker play back as an index, a LegalMove,
+    or a Move parsed anew from its text (the slow path: matched against the list by text)."""
+
+    def __init__(self, agent, form: str) -> None:
+        self.agent, self.form = agent, form
+
+    def choose_move(self, position, dice, state, legal):
+        index = legal.index(self.agent.choose_move(position, dice, state, legal))
+        if self.form == "index":
+            return index
+        if self.form == "legal move":
+            return legal[index]
+        return Move.parse(str(legal.moves[index]))
+
+    def cube_decision(self, position, state, question):
+        return self.agent.cube_decision(position, state, question)
+
+
+@pytest.mark.parametrize("form", ["index", "legal move", "parsed text"])
+def test_agents_answering_in_any_form_play_the_same_seeded_games(form):
+    for seed in range(12):
+        fast = play_game(*cube_happy_agents(seed), seed=seed)
+        other = play_game(*(ChoiceInAnotherForm(agent, form) for agent in cube_happy_agents(seed)), seed=seed)
+        assert other.actions == fast.actions and other.outcome == fast.outcome and other.position == fast.position
+        heuristic = play_game(HeuristicAgent(), RandomAgent(seed), seed=seed)
+        other = play_game(ChoiceInAnotherForm(HeuristicAgent(), form), RandomAgent(seed), seed=seed)
+        assert other.actions == heuristic.actions and other.outcome == heuristic.outcome
+
+
+def test_match_with_agents_answering_by_index_is_the_same_match():
+    fast = play_match(*cube_happy_agents(4), 5, seed=4)
+    by_index = play_match(*(ChoiceInAnotherForm(agent, "index") for agent in cube_happy_agents(4)), 5, seed=4)
+    assert [game.actions for game in by_index.games] == [game.actions for game in fast.games]
+    assert by_index.score == fast.score
+
+
+@pytest.mark.parametrize("choice", [99, -99, True, None, "13/11 6/5 8/2"])
+def test_agent_choice_out_of_the_list_is_refused_with_a_typed_error(choice):
+    class Stubborn:
+        def choose_move(self, position, dice, state, legal):
+            return choice
+
+        def cube_decision(self, position, state, question):
+            return False
+
+    with pytest.raises(IllegalMoveError, match="out of range|whole-number index|not a legal play|does not have"):
+        play_game(Stubborn(), Stubborn(), seed=1)
 
 
 def play_guarded(seed: int) -> Game:

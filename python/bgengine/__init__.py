@@ -8,10 +8,12 @@ player on roll.
 from .actions import Decision
 from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from .cube_agent import CubeAdvisedAgent
 from .cube_efficiency import cube_efficiency
 from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
 from .dice import FixedDice, RandomDice
 from .doubling import CubeOwner
+from .engine_agent import EngineAgent
 from .errors import (
     BgEngineError,
     DiceError,
@@ -25,8 +27,10 @@ from .errors import (
     InvalidSettingsError,
     MatchFileError,
     MissingEvaluatorError,
+    MoveIndexError,
     NotARaceError,
 )
+from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
 from .game import Game, GameOutcome
 from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from .match import Match
@@ -38,9 +42,11 @@ from .met_generator import generate_met
 from .move import LegalMove, Move, MoveList, legal_children_batch
 from .position import GameResult, Phase, Position
 from .probabilities import GameProbabilities
+from .pubeval import PubEvalAgent
 from .race import RaceEvaluator
 from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
 from .selfplay import play_game, play_match
+from .take_points import take_points
 from .xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
@@ -49,6 +55,7 @@ __all__ = [
     "Agent",
     "BgEngineError",
     "CubeAction",
+    "CubeAdvisedAgent",
     "CubeDecision",
     "CubeDecisionMatrix",
     "CubeErrors",
@@ -56,7 +63,9 @@ __all__ = [
     "CubeQuestion",
     "Decision",
     "DiceError",
+    "EngineAgent",
     "EquityUnit",
+    "Evaluation",
     "FixedDice",
     "Game",
     "GameOutcome",
@@ -78,20 +87,26 @@ __all__ = [
     "MatchState",
     "MissingEvaluatorError",
     "Move",
+    "MoveFilter",
+    "MoveIndexError",
     "MoveList",
     "NotARaceError",
     "Phase",
     "Position",
+    "PubEvalAgent",
     "RaceEvaluator",
     "RandomAgent",
     "RandomDice",
+    "RankedMove",
     "RolloutResult",
     "RolloutSettings",
+    "best_move",
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",
+    "evaluate",
     "format_gnubg_ids",
     "format_mat",
     "format_xgid",
@@ -105,8 +120,10 @@ __all__ = [
     "parse_xgid",
     "play_game",
     "play_match",
+    "rank_moves",
     "read_mat",
-    "write_mat",
     "rollout",
     "rollout_moves",
+    "take_points",
+    "write_mat",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .move import Move
+from .move import LegalMove, Move
 from .position import GameResult
 
 
@@ -38,14 +38,17 @@ class Roll:
 
 @dataclass(frozen=True)
 class Play:
-    """The checker play of the player on roll: a ``Move`` or move text (``"pass"`` when
-    nothing can be played). The record keeps the ``Move`` as the generator lists it."""
+    """The checker play of the player on roll: a ``Move``, a ``LegalMove`` from the game's
+    ``legal_moves()`` (its move is kept) or move text (``"pass"`` when nothing can be
+    played). The record keeps the ``Move`` as the generator lists it."""
 
     move: Move
 
     def __post_init__(self) -> None:
         if isinstance(self.move, str):
             object.__setattr__(self, "move", Move.parse(self.move))
+        elif isinstance(self.move, LegalMove):
+            object.__setattr__(self, "move", self.move.move)
 
     def __str__(self) -> str:
         return f"play {self.move}"

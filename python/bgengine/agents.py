@@ -21,7 +21,7 @@ from .position import Phase, Position
 from .rules import double_is_pointless
 
 if TYPE_CHECKING:
-    from .move import Move, MoveList
+    from .move import LegalMove, Move, MoveList
 
 
 class CubeQuestion(enum.Enum):
@@ -35,8 +35,14 @@ class CubeQuestion(enum.Enum):
 class Agent(Protocol):
     """Anything that can play one side of a game."""
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        """One of ``legal.moves``: the play for ``dice`` in ``position`` (seen from the agent, on roll)."""
+    def choose_move(
+        self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList
+    ) -> Move | LegalMove | int:
+        """The play for ``dice`` in ``position`` (seen from the agent, on roll).
+
+        A ``Move`` (``legal.move(i)`` is fastest), a ``LegalMove`` (``legal[i]``) or the
+        index ``i`` itself; text-equal moves built elsewhere are matched too, more slowly.
+        """
         ...
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
@@ -71,7 +77,7 @@ class RandomAgent:
         self.take_probability = take_probability
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        return legal.moves[int(self._rng.integers(len(legal.moves)))]
+        return legal.move(int(self._rng.integers(len(legal))))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         if question is CubeQuestion.TAKE:
@@ -92,10 +98,15 @@ class HeuristicAgent:
     """
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
-        return legal.moves[heuristic_ranking(position, legal.positions)[0]]
+        if len(legal) == 1:  # a forced play or a pass: nothing to rank
+            return legal.move(0)
+        return legal.move(int(heuristic_ranking(position, legal.positions)[0]))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         return question is CubeQuestion.TAKE
+
+
+_DISTANCE_LEFT = 25 - np.arange(26)  # slot s of the next player is the mover's point 25 - s
 
 
 def heuristic_ranking(position: Position, children: np.ndarray) -> np.ndarray:
@@ -105,13 +116,12 @@ def heuristic_ranking(position: Position, children: np.ndarray) -> np.ndarray:
     player: the mover's checkers are negative there and its bar is slot 0.
     """
     boards = children.astype(np.int16)
-    mover = np.clip(-boards, 0, None)  # the mover's checkers, in the next player's slots
+    mover = np.maximum(-boards, 0)  # the mover's checkers, in the next player's slots
     hits = boards[:, 25] + position[0]  # next player's bar now, minus the opponent's bar before
     blots = (mover[:, 1:25] == 1).sum(axis=1) if position.phase is Phase.CONTACT else np.zeros(len(boards))
     borne_off = 15 - mover.sum(axis=1)
-    distance_left = 25 - np.arange(26)  # slot s of the next player is the mover's point 25 - s
-    pips = (mover * distance_left).sum(axis=1)
+    pips = mover @ _DISTANCE_LEFT
     occupied = mover > 0
-    rearmost = np.where(occupied.any(axis=1), distance_left[np.argmax(occupied, axis=1)], 0)
+    rearmost = np.where(occupied.any(axis=1), _DISTANCE_LEFT[np.argmax(occupied, axis=1)], 0)
     # lexsort sorts by the last key first; negate the keys where larger is better.
     return np.lexsort((rearmost, pips, -borne_off, blots, -hits))

@@ -29,7 +29,7 @@ from .position import Position
 
 CACHE_DIR_ENV = "BGENGINE_CACHE_DIR"
 HOME_POINTS = 6
-MAX_ONE_SIDED_POINTS = 8  # float64 rows: 8 points is ~490k positions, ~250 MB while building
+MAX_ONE_SIDED_POINTS = 10  # 8 points: 191 MB; 9: 586 MB; 10: see docs/bearoff.md
 MAX_TWO_SIDED_CHECKERS = 8  # 32 x C(N + 6, 6)^2 bytes: 27 MB at 6, 94 MB at 7, 289 MB at 8
 DEFAULT_TWO_SIDED_CHECKERS = 6
 PIPS_PER_ROLL = 49 / 6  # average pips of a roll, doubles counted four times
@@ -38,6 +38,8 @@ _FORMAT_VERSION = 1  # bump when a build algorithm or the file layout changes
 _MAGIC = b"BGENGINE-TABLE\n"
 
 Progress = Callable[[int, int], None]
+#: One side's checkers: counts for points 1, 2, ... in order, or {point: count}.
+SideCounts = Sequence[int] | Mapping[int, int]
 
 
 class BearoffCacheWarning(UserWarning):
@@ -138,7 +140,7 @@ def _cached_arrays(
 # ----- tables -------------------------------------------------------------------------------
 
 
-def _side_counts(counts: Sequence[int] | Mapping[int, int], points: int) -> list[int]:
+def _side_counts(counts: SideCounts, points: int) -> list[int]:
     """Counts for points 1..points from a sequence (index 0 = 1-point) or a point mapping."""
     if isinstance(counts, Mapping):
         if any(not isinstance(p, (int, np.integer)) or not 1 <= p <= points for p in counts):
@@ -176,7 +178,7 @@ class OneSidedTable:
         """Rank of the first position with all 15 checkers on the board."""
         return int(_bearoff.one_sided_size(14, self.points))
 
-    def rank(self, counts: Sequence[int] | Mapping[int, int]) -> int:
+    def rank(self, counts: SideCounts) -> int:
         """Rank of a side's position: counts for points 1..points, or {point: count}."""
         return int(_bearoff.one_sided_rank_of(_side_counts(counts, self.points)))
 
@@ -184,11 +186,11 @@ class OneSidedTable:
         """Counts for points 1..points of the position of this rank."""
         return list(_bearoff.one_sided_counts_of(rank, self.points))
 
-    def rolls_distribution(self, counts: Sequence[int] | Mapping[int, int]) -> np.ndarray:
+    def rolls_distribution(self, counts: SideCounts) -> np.ndarray:
         """P(all checkers off in exactly k rolls), k = 0, 1, ...; the side rolls every turn."""
         return self.rolls[self.rank(counts)].copy()
 
-    def first_off_distribution(self, counts: Sequence[int] | Mapping[int, int]) -> np.ndarray:
+    def first_off_distribution(self, counts: SideCounts) -> np.ndarray:
         """P(first checker off in exactly k rolls); certain at k = 0 with fewer than 15 on board."""
         rank = self.rank(counts)
         if rank < self.first_rank:
@@ -197,15 +199,15 @@ class OneSidedTable:
             return distribution
         return self.first_off[rank - self.first_rank].copy()
 
-    def expected_rolls(self, counts: Sequence[int] | Mapping[int, int]) -> float:
+    def expected_rolls(self, counts: SideCounts) -> float:
         """Mean number of rolls to bear off, with play that minimises it."""
         return float(self.expected[self.rank(counts)])
 
-    def effective_pip_count(self, counts: Sequence[int] | Mapping[int, int]) -> float:
+    def effective_pip_count(self, counts: SideCounts) -> float:
         """EPC = 49/6 x expected rolls: the pip count of a wastage-free equivalent."""
         return PIPS_PER_ROLL * self.expected_rolls(counts)
 
-    def wastage(self, counts: Sequence[int] | Mapping[int, int]) -> float:
+    def wastage(self, counts: SideCounts) -> float:
         """EPC minus the pip count: pips lost to the way the checkers are placed."""
         values = _side_counts(counts, self.points)
         pips = sum(point * n for point, n in enumerate(values, start=1))
@@ -213,6 +215,7 @@ class OneSidedTable:
 
     @property
     def size_bytes(self) -> int:
+        """Memory held by the table's arrays."""
         return sum(a.nbytes for a in (self.rolls, self.expected, self.first_off, self.first_expected))
 
 
@@ -228,7 +231,7 @@ class TwoSidedTable:
     win: np.ndarray
     cubeful: np.ndarray
 
-    def _ranks(self, mover: Sequence[int] | Mapping[int, int], opponent: Sequence[int] | Mapping[int, int]) -> tuple[int, int]:
+    def _ranks(self, mover: SideCounts, opponent: SideCounts) -> tuple[int, int]:
         ranks = []
         for side, counts in (("player on roll", mover), ("opponent", opponent)):
             values = _side_counts(counts, HOME_POINTS)
@@ -239,15 +242,15 @@ class TwoSidedTable:
             ranks.append(int(_bearoff.one_sided_rank_of(values)))
         return ranks[0], ranks[1]
 
-    def win_probability(self, mover: Sequence[int] | Mapping[int, int], opponent: Sequence[int] | Mapping[int, int]) -> float:
+    def win_probability(self, mover: SideCounts, opponent: SideCounts) -> float:
         """Cubeless P(the player on roll wins), both sides playing for the win."""
         a, b = self._ranks(mover, opponent)
         return float(self.win[a, b])
 
     def cubeful_equity(
         self,
-        mover: Sequence[int] | Mapping[int, int],
-        opponent: Sequence[int] | Mapping[int, int],
+        mover: SideCounts,
+        opponent: SideCounts,
         owner: CubeOwner = CubeOwner.CENTRED,
     ) -> float:
         """Money equity per unit cube before the roll (player on roll's view), optimal cube play."""
@@ -289,6 +292,7 @@ class TwoSidedTable:
 
     @property
     def size_bytes(self) -> int:
+        """Memory held by the table's arrays."""
         return self.win.nbytes + self.cubeful.nbytes
 
 
@@ -401,10 +405,14 @@ def forget_loaded_tables() -> None:
 
 
 def _check_points(points: object) -> None:
-    if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_ONE_SIDED_POINTS:
-        raise ValueError(f"one-sided tables cover 1..{MAX_ONE_SIDED_POINTS} points, got {points!r}")
+    _check_whole_number(points, 1, MAX_ONE_SIDED_POINTS, "one-sided tables cover {} points")
 
 
 def _check_two_sided_checkers(checkers: object) -> None:
-    if isinstance(checkers, bool) or not isinstance(checkers, int) or not 1 <= checkers <= MAX_TWO_SIDED_CHECKERS:
-        raise ValueError(f"two-sided tables hold 1..{MAX_TWO_SIDED_CHECKERS} checkers per side, got {checkers!r}")
+    _check_whole_number(checkers, 1, MAX_TWO_SIDED_CHECKERS, "two-sided tables hold {} checkers per side")
+
+
+def _check_whole_number(value: object, low: int, high: int, what: str) -> None:
+    """ValueError unless ``value`` is an int in low..high; ``what`` names the range."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{what.format(f'{low}..{high}')}, got {value!r}")

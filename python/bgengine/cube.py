@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from .bearoff_cube import exact_money_doubling_functions
 from .cube_efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
 from .doubling import CubeOwner, DoublingFunctions, relative_owner, why_no_double
 from .errors import InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
@@ -103,7 +104,8 @@ class CubeDecision:
     passing; ``cash_point`` is the doubler's winning chance where the taker's take and
     pass are equal (1 - take point), both with the gammon shares of ``probabilities``.
     Equities of doubling, the points and the errors are None when the player may not
-    double (``note`` says why).
+    double (``note`` says why); the points are None too when the equities are exact
+    table values (money play in the two-sided bear-off table), which no model inverts.
     """
 
     no_double: float
@@ -189,10 +191,13 @@ def cube_decision(
     """The cube decision of the player on roll of ``position`` at ``match`` (money by default).
 
     Probabilities come from ``probabilities`` (the 5-vector, player on roll's view) or from
-    ``evaluator.evaluate(position)``. The cube efficiency comes from the position's type
-    unless given (contact's 0.68 when there is no position). Match decisions are in MWC
-    (``.to_emg()`` rescales), money decisions per current cube. Only 0-ply is available
-    until n-ply evaluation lands; rollouts are not available yet.
+    ``evaluator.evaluate(position)``; without either, races and bear-offs are evaluated
+    by ``bgengine.race`` while contact positions need an evaluator. In money play, a
+    position in the two-sided bear-off table gets its exact cubeful equities (unless
+    probabilities are given, or beavers are on). The cube efficiency comes from the
+    position's type unless given (contact's 0.68 when there is no position). Match
+    decisions are in MWC (``.to_emg()`` rescales), money decisions per current cube. Only
+    0-ply is available until n-ply evaluation lands; rollouts are not available yet.
     """
     if rollout is not None:
         raise NotImplementedError("cubeful rollouts are not available yet (they come with rollouts)")
@@ -210,7 +215,11 @@ def cube_decision(
     chances = _probabilities(position, evaluator, probabilities)
     efficiency = _efficiency(position, cube_efficiency)
     if match.is_money:
-        functions = money_doubling_functions(chances, match, relative_owner(match), efficiency)
+        owner = relative_owner(match)
+        exact = None
+        if position is not None and probabilities is None:
+            exact = exact_money_doubling_functions(position, match, owner)
+        functions = exact or money_doubling_functions(chances, match, owner, efficiency)
         return _decision(functions, chances, match, efficiency, EquityUnit.MONEY, None)
     table = met or default_met()
     score = MatchScore.from_match_state(match)
@@ -226,6 +235,10 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
         return GameProbabilities.from_vector(probabilities)
     if position is None:
         raise MissingEvaluatorError("give a position with an evaluator, or probabilities")
+    if evaluator is None and position.phase is not Phase.CONTACT:
+        from . import race
+
+        return GameProbabilities.from_vector(race.evaluate(position))
     if evaluator is None:
         raise MissingEvaluatorError(
             f"no evaluator for this {position.phase.value} position: pass evaluator=... (any"
@@ -264,17 +277,33 @@ def _decision(
     response = min(v for v in (take, drop, beaver) if v is not None)
     best = max(no_double, response)
     errors = CubeErrors(
-        doubler_no_double=best - no_double,
-        doubler_double=best - response,
-        taker_take=take - response,
-        taker_pass=drop - response,
-        taker_beaver=None if beaver is None else beaver - response,
+        doubler_no_double=_cost(best - no_double),
+        doubler_double=_cost(best - response),
+        taker_take=_cost(take - response),
+        taker_pass=_cost(drop - response),
+        taker_beaver=None if beaver is None else _cost(beaver - response),
     )
-    cash_point = functions.double_take.solve(drop)
     action = _action(no_double, take, drop, beaver, redouble=relative_owner(match) is CubeOwner.PLAYER)
+    if functions.exact:
+        return CubeDecision(no_double, take, drop, beaver, action, None, None, errors, **common)
+    cash_point = functions.double_take.solve(drop)
     return CubeDecision(
         no_double, take, drop, beaver, action, 1.0 - cash_point, cash_point, errors, **common
     )
+
+
+#: Equities closer than this are equal: float rounding must not flip an action.
+TIE = 1e-12
+
+
+def _cost(difference: float) -> float:
+    """An error: the equity given away, 0 when it is within rounding of nothing."""
+    return difference if difference > TIE else 0.0
+
+
+def _beats(a: float, b: float) -> bool:
+    """a is larger than b by more than rounding."""
+    return a - b > TIE
 
 
 _REDOUBLE = {
@@ -289,13 +318,17 @@ _REDOUBLE = {
 
 
 def _action(no_double: float, take: float, drop: float, beaver: float | None, *, redouble: bool) -> CubeAction:
-    """Name the proper action from the doubler's equities (ties go to not doubling, taking)."""
-    if beaver is not None and beaver < min(take, drop):
-        action = CubeAction.DOUBLE_BEAVER if beaver > no_double else CubeAction.NO_DOUBLE_BEAVER
-    elif take > drop:  # the taker passes
-        action = CubeAction.DOUBLE_PASS if drop > no_double else CubeAction.TOO_GOOD_PASS
-    elif take > no_double:
+    """Name the proper action from the doubler's equities.
+
+    Ties: a cash worth as much as playing on is a double (nothing is lost by cashing);
+    a take worth as much as not doubling is no double (the cube stays); take beats pass.
+    """
+    if beaver is not None and _beats(min(take, drop), beaver):
+        action = CubeAction.DOUBLE_BEAVER if _beats(beaver, no_double) else CubeAction.NO_DOUBLE_BEAVER
+    elif _beats(take, drop):  # the taker passes
+        action = CubeAction.TOO_GOOD_PASS if _beats(no_double, drop) else CubeAction.DOUBLE_PASS
+    elif _beats(take, no_double):
         action = CubeAction.DOUBLE_TAKE
     else:
-        action = CubeAction.TOO_GOOD_TAKE if no_double > drop else CubeAction.NO_DOUBLE_TAKE
+        action = CubeAction.TOO_GOOD_TAKE if _beats(no_double, drop) else CubeAction.NO_DOUBLE_TAKE
     return _REDOUBLE[action] if redouble else action

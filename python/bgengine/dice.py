@@ -76,6 +76,10 @@ class FixedDice:
 
 
 def _checked_throw(throw: Iterable[int], index: int) -> Dice:
+    if type(throw) is tuple and len(throw) == 2:  # the usual throw, checked without copying
+        first, second = throw
+        if type(first) is int and type(second) is int and 1 <= first <= 6 and 1 <= second <= 6:
+            return first, second
     try:
         faces = tuple(throw)
     except TypeError:

@@ -35,6 +35,7 @@ class DoublingFunctions:
     double_pass: float | None
     double_beaver: PiecewiseLinear | None = None
     note: str = ""
+    exact: bool = False  # the values are exact (tables), not a model with take points to solve
 
 
 def with_immediate_redouble(

@@ -61,3 +61,7 @@ class NotARaceError(BgEngineError, ValueError):
 
 class InvalidSettingsError(BgEngineError, ValueError):
     """Options that cannot work together or are out of range (e.g. rollout settings)."""
+
+
+class MoveIndexError(IllegalMoveError, IndexError):
+    """An index into a ``MoveList`` that is not a whole number within the list's length."""

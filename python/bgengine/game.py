@@ -53,7 +53,7 @@ class GameOutcome:
     ending: Ending
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Snapshot:
     position: Position
     state: MatchState
@@ -88,8 +88,7 @@ class Game:
         self._undo: list[_Snapshot] = []
         self._actions: list[Action] = []
         self._start = self._now
-        self._legal: MoveList | None = None
-        self._legal_index: dict[Move, int] | None = None
+        self._legal: MoveList | None = None  # the last list generated; reused for the same position and dice
         self._played: Move | None = None
 
     # ----- what the game looks like now ---------------------------------------------
@@ -155,17 +154,24 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {len(self._actions)} actions, {self.decision.value}, turn {self.turn}>"
 
+    def _repr_svg_(self) -> str:
+        """The board now, with the last play, so Jupyter shows a Game as a picture (svg.py)."""
+        from .svg import game_board
+
+        return game_board(self)
+
     # ----- what may happen next -----------------------------------------------------
 
     def legal_moves(self) -> MoveList:
         """The legal checker plays for the dice rolled (only at a checker-play decision)."""
         if self._now.decision is not Decision.CHECKER_PLAY:
             raise IllegalMoveError(f"no checker play now: the game waits for {self._now.decision.value}")
-        if self._legal is None:
-            dice = self._now.state.dice
-            assert dice is not None
-            self._legal = self._now.position.legal_moves(dice)
-        return self._legal
+        dice = self._now.state.dice
+        assert dice is not None
+        legal = self._legal
+        if legal is None or legal.dice != _high_first(dice) or legal.position != self._now.position:
+            legal = self._legal = self._now.position.legal_moves(dice)
+        return legal
 
     def legal_actions(self) -> list[Action]:
         """Every action accepted now (each distinct throw once at a roll, higher die first)."""
@@ -198,16 +204,12 @@ class Game:
         self._undo.append(before)
         self._actions.append(recorded)
         self._now = after
-        self._legal = None
-        self._legal_index = None
 
     def pop(self) -> Action:
         """Undo the last action and return it."""
         if not self._actions:
             raise IllegalMoveError("nothing to undo: no action has been pushed")
         self._now = self._undo.pop()
-        self._legal = None
-        self._legal_index = None
         return self._actions.pop()
 
     # ----- the rules ----------------------------------------------------------------
@@ -235,7 +237,7 @@ class Game:
         if isinstance(action, Play):  # the move as the generator lists it (hits marked)
             played, self._played = self._played, None  # set by _play for this action only
             assert played is not None
-            return after, Play(played)
+            return after, action if action.move is played else Play(played)
         return after, action
 
     def _opening_roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
@@ -248,7 +250,8 @@ class Game:
 
     def _roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
         dice = _high_first(_checked_dice(action))
-        return _Snapshot(now.position, now.state.with_changes(dice=dice), Decision.CHECKER_PLAY, None)
+        # The dice are checked faces and no offer is pending at a roll: the state stays valid.
+        return _Snapshot(now.position, now.state._with_trusted_changes(dice=dice), Decision.CHECKER_PLAY, None)
 
     def _play(self, now: _Snapshot, action: Play) -> _Snapshot:
         self._played, child = self._legal_play(action.move)
@@ -260,8 +263,8 @@ class Game:
             winner = state.on_roll if winner_seen_from_child == 1 else 1 - state.on_roll
             outcome = GameOutcome(winner, result, state.cube_value, game_points(state, result), Ending.BORNE_OFF)
             # The finished position stays seen from the last mover, still ``state.on_roll``.
-            return _Snapshot(child.flip(), state.with_changes(dice=None), Decision.GAME_OVER, outcome)
-        next_state = state.with_changes(on_roll=1 - state.on_roll, dice=None)
+            return _Snapshot(child.flip(), state._with_trusted_changes(dice=None), Decision.GAME_OVER, outcome)
+        next_state = state._with_trusted_changes(on_roll=1 - state.on_roll, dice=None)  # valid: turn passes
         return _Snapshot(child, next_state, _decision_in(next_state), None)
 
     def _double(self, now: _Snapshot, action: Double) -> _Snapshot:
@@ -313,16 +316,13 @@ class Game:
     def _legal_play(self, move: Move) -> tuple[Move, Position]:
         """The listed legal move matching ``move`` and its child (seen from the next player).
 
-        A move taken from the list is found by hash; other spellings of a legal play
-        (hops in another order, hits left unmarked) are matched by ``MoveList.index``.
+        A move taken from the list (``legal_moves().move(i)`` or ``[i]``) is recognised
+        without building the others; other spellings of a legal play (hops in another
+        order, hits left unmarked) are matched by ``MoveList.index``.
         """
         legal = self.legal_moves()
-        if self._legal_index is None:
-            self._legal_index = {candidate: index for index, candidate in enumerate(legal.moves)}
-        index = self._legal_index.get(move)
-        if index is None:
-            index = legal.index(move)  # raises IllegalMoveError saying why
-        return legal.moves[index], legal.position_after(index)
+        index = legal.index(move)  # raises IllegalMoveError saying why
+        return legal.move(index), legal.position_after(index)
 
 
 _Handler = Callable[[Game, _Snapshot, Any], _Snapshot]

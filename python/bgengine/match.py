@@ -29,6 +29,7 @@ class Match:
         self.length = length
         self.names = names
         self._games: list[Game] = [Game(self._state_for_next_game((0, 0), crawford_played=False))]
+        self._points_before: tuple[int, int] = (0, 0)  # won in the games before the current one
 
     # ----- the record ---------------------------------------------------------------
 
@@ -45,7 +46,8 @@ class Match:
     @property
     def score(self) -> tuple[int, int]:
         """Points of (player 0, player 1) so far, finished games only, capped at the length."""
-        return self._score_after(self._games)
+        points = self._points_won()
+        return min(points[0], self.length), min(points[1], self.length)
 
     @property
     def winner(self) -> int | None:
@@ -73,6 +75,12 @@ class Match:
     def __repr__(self) -> str:
         return f"<Match to {self.length}: score {self.score}, game {len(self._games)}, {self.decision.value}>"
 
+    def _repr_svg_(self) -> str:
+        """The current game's board, so Jupyter shows a Match as a picture (svg.py)."""
+        from .svg import game_board
+
+        return game_board(self.game)
+
     # ----- changing the record ------------------------------------------------------
 
     def push(self, action: Action) -> None:
@@ -80,26 +88,35 @@ class Match:
         if self.is_over:
             raise IllegalMoveError(f"the match is over (score {self.score}); no {action} is possible")
         self.game.push(action)
-        if self.game.is_over and not self.is_over:
-            score = self.score
-            crawford_played = any(game.starting_state.crawford for game in self._games)
-            self._games.append(Game(self._state_for_next_game(score, crawford_played)))
+        if self.game.is_over:
+            points = self._points_won()
+            if max(points) < self.length:  # the match goes on
+                crawford_played = any(game.starting_state.crawford for game in self._games)
+                self._games.append(Game(self._state_for_next_game(points, crawford_played)))
+                self._points_before = points
 
     def pop(self) -> Action:
         """Undo the last action of the match (going back into the previous game if needed)."""
         if len(self.game) == 0 and len(self._games) > 1:
             self._games.pop()
+            self._points_before = _points_of(self._games[:-1])
         return self.game.pop()
 
     # ----- helpers ------------------------------------------------------------------
 
-    def _score_after(self, games: list[Game]) -> tuple[int, int]:
-        points = [0, 0]
-        for game in games:
-            if game.outcome is not None:
-                points[game.outcome.winner] += game.outcome.points
-        return min(points[0], self.length), min(points[1], self.length)
+    def _points_won(self) -> tuple[int, int]:
+        """Points of (player 0, player 1) in the finished games, not capped."""
+        return _points_of(self._games[-1:], self._points_before)
 
     def _state_for_next_game(self, score: tuple[int, int], crawford_played: bool) -> MatchState:
         crawford = next_game_is_crawford(self.length, score, crawford_played)
         return MatchState(match_length=self.length, score=score, crawford=crawford)
+
+
+def _points_of(games: list[Game], start: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """``start`` plus the points each player won in the finished ``games``."""
+    points = list(start)
+    for game in games:
+        if game.outcome is not None:
+            points[game.outcome.winner] += game.outcome.points
+    return points[0], points[1]

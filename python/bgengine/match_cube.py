@@ -36,13 +36,14 @@ class MatchCubeModel:
         self.met = met
         self.efficiency = efficiency
         self.live = lru_cache(maxsize=None)(self._live)
+        self.dead = lru_cache(maxsize=None)(self._dead)
 
     # ----- values of game results -----------------------------------------------------
 
     def after_game(self, player_points: int, opponent_points: int) -> float:
         return mwc_after_game(self.met, self.score, player_points, opponent_points)
 
-    def dead(self, cube_value: int) -> PiecewiseLinear:
+    def _dead(self, cube_value: int) -> PiecewiseLinear:
         """Cubeless MWC at this cube as a function of p: the line from a loss to a win."""
         return PiecewiseLinear.line(
             mwc_if_player_loses(self.met, self.score, self.probabilities, cube_value),
@@ -60,7 +61,8 @@ class MatchCubeModel:
 
     def _live(self, cube_value: int, owner: CubeOwner) -> PiecewiseLinear:
         """Fully-live cube MWC of the player at this cube value and ownership."""
-        knots = [(0.0, self.dead(cube_value)(0.0)), (1.0, self.dead(cube_value)(1.0))]
+        dead = self.dead(cube_value)
+        knots = [(0.0, dead(0.0)), (1.0, dead(1.0))]
         inner = []
         if owner is not CubeOwner.PLAYER and self.can_gain_by_doubling(False, cube_value):
             pass_value = self.after_game(0, cube_value)

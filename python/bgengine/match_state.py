@@ -136,6 +136,14 @@ class MatchState:
         """A copy with some fields replaced (and checked again)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def _with_trusted_changes(self, **changes: object) -> MatchState:
+        """``with_changes`` without checking again: only for changes that cannot make a
+        valid state invalid, already checked by the caller (the game's checked dice set
+        at a roll, the dice cleared and the turn passed after a play)."""
+        state = object.__new__(MatchState)
+        state.__dict__.update(self.__dict__, **changes)
+        return state
+
 
 def _is_power_of_two(value: int) -> bool:
     return value >= 1 and value & (value - 1) == 0

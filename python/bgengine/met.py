@@ -170,7 +170,7 @@ def met_from_gnubg_xml(text: str) -> MatchEquityTable:
         raise InvalidMatchEquityTableError("the post-crawford-table has no row")
     post = post_rows[0]
     for other in post_rows[1:]:
-        if len(other) != len(post) or any(abs(a - b) > SYMMETRY_TOLERANCE for a, b in zip(post, other)):
+        if len(other) != len(post) or any(abs(a - b) > SYMMETRY_TOLERANCE for a, b in zip(post, other, strict=True)):
             raise InvalidMatchEquityTableError("the two players' post-Crawford rows differ")
     name = re.search(r"<name>(.*?)</name>", text, re.S)
     description = re.search(r"<description>(.*?)</description>", text, re.S)

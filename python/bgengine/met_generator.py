@@ -130,7 +130,7 @@ def _check_settings(length: int, *rates_and_efficiency: float) -> None:
         raise InvalidCubeSettingsError(f"table length must be a whole number 1..64, got {length!r}")
     names = ("gammon_rate", "crawford_gammon_rate", "post_crawford_gammon_rate",
              "free_drop_2_away", "free_drop_4_away", "cube_efficiency")
-    for name, value in zip(names, rates_and_efficiency):
+    for name, value in zip(names, rates_and_efficiency, strict=True):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
             raise InvalidCubeSettingsError(f"{name} must be a number in 0..1, got {value!r}")
     if rates_and_efficiency[3] > 0.5 or rates_and_efficiency[4] > 0.5:

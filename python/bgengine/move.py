@@ -8,6 +8,7 @@ Gammon: ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``13/7*/5``.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from bgcore import _movegen
 
-from .errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
 from .position import NUM_SLOTS, Position
 
 BAR = 25
@@ -62,9 +63,16 @@ class Move:
                 break
             steps.append((record[i], record[i + 1], bool(record[i + 2])))
         move = object.__new__(cls)
-        object.__setattr__(move, "_steps", tuple(steps))
-        object.__setattr__(move, "_text", _canonical_text(move._steps))
+        object.__setattr__(move, "_steps", tuple(steps))  # the text is written when first needed
         return move
+
+    def _canonical(self) -> str:
+        """The canonical text, written once on first use (moves the core lists may never need it)."""
+        try:
+            return self._text
+        except AttributeError:
+            object.__setattr__(self, "_text", _canonical_text(self._steps))
+            return self._text
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -75,18 +83,18 @@ class Move:
         return not self._steps
 
     def __str__(self) -> str:
-        return self._text
+        return self._canonical()
 
     def __repr__(self) -> str:
-        return f"Move.parse({self._text!r})"
+        return f"Move.parse({self._canonical()!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return self._text == other._text
+        return self is other or self._canonical() == other._canonical()
 
     def __hash__(self) -> int:
-        return hash(self._text)
+        return hash(self._canonical())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
@@ -106,10 +114,13 @@ class MoveList:
     """The legal plays of one roll in one position; a pass is a single empty move.
 
     ``len``, iteration over ``LegalMove(move, position)``, and ``in`` for a ``Move``, move
-    text or resulting ``Position``. Moves and positions are built only when asked for.
+    text or resulting ``Position``. ``moves[i]``, ``moves.move(i)`` and
+    ``moves.position_after(i)`` give one play without building the others: moves and
+    positions are built only when asked for, each at most once (so ``moves.move(i) is
+    moves.moves[i]``).
     """
 
-    __slots__ = ("_children", "_dice", "_moves", "_position", "_records")
+    __slots__ = ("_built", "_children", "_dice", "_index_by_id", "_moves", "_position", "_records")
 
     def __init__(self, position: Position, dice: tuple[int, int], children: bytes, records: bytes) -> None:
         self._position = position
@@ -117,6 +128,8 @@ class MoveList:
         self._children = children
         self._records = records
         self._moves: tuple[Move, ...] | None = None
+        self._built: list[Move | None] | None = None  # the moves built so far, by index
+        self._index_by_id: dict[int, int] = {}  # id of each built move -> its index
 
     @property
     def position(self) -> Position:
@@ -139,11 +152,16 @@ class MoveList:
     def moves(self) -> tuple[Move, ...]:
         """One canonical move per distinct resulting position, in generation order."""
         if self._moves is None:
-            records = self._records
-            self._moves = tuple(
-                Move._from_record(records[i : i + _MOVE_SLOTS]) for i in range(0, len(records), _MOVE_SLOTS)
-            )
+            self._moves = tuple(self._built_move(index) for index in range(len(self)))
         return self._moves
+
+    def move(self, index: int) -> Move:
+        """The index-th legal move (negative counts from the end), built alone.
+
+        Raises ``MoveIndexError`` (an ``IllegalMoveError`` and an ``IndexError``) when
+        ``index`` is not a whole number within ``-len(self) .. len(self) - 1``.
+        """
+        return self._built_move(self._checked_index(index))
 
     @property
     def positions(self) -> np.ndarray:
@@ -152,11 +170,13 @@ class MoveList:
 
     def position_after(self, index: int) -> Position:
         """The position after the index-th move, seen from the next player on roll."""
-        start = range(0, len(self._children), NUM_SLOTS)[index]
+        start = self._checked_index(index) * NUM_SLOTS
         return Position._trusted(self._children[start : start + NUM_SLOTS])
 
     def __getitem__(self, index: int) -> LegalMove:
-        return LegalMove(self.moves[index], self.position_after(index))
+        """The index-th legal play and its position; the other moves are not built."""
+        index = self._checked_index(index)
+        return LegalMove(self._built_move(index), self.position_after(index))
 
     def __iter__(self) -> Iterator[LegalMove]:
         for index, move in enumerate(self.moves):
@@ -176,10 +196,13 @@ class MoveList:
     def index(self, move: Move | str) -> int:
         """Which legal move `move` is (text is parsed); raises IllegalMoveError if none.
 
-        A move matches when it leaves the player's checkers where that legal move does and
-        hits every blot it names or lands on; ``*`` may be left out when only one legal move
-        fits.
+        A move taken from this list is recognised at once. Otherwise a move matches when
+        it leaves the player's checkers where that legal move does and hits every blot it
+        names or lands on; ``*`` may be left out when only one legal move fits.
         """
+        listed = self._index_by_id.get(id(move))
+        if listed is not None and self._built is not None and self._built[listed] is move:
+            return listed  # the very move this list holds at that index
         if isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
@@ -188,16 +211,43 @@ class MoveList:
             if move.is_pass() and self.is_pass():
                 return 0
             raise IllegalMoveError(self._pass_problem(move))
-        return self._matching_index(move)
+        reached = self._reached_index(move)
+        return reached if reached is not None else self._matching_index(move)
 
     def play(self, move: Move | str) -> Position:
         """The position after `move` (text is parsed), seen from the next player on roll."""
         return self.position_after(self.index(move))
 
     def __repr__(self) -> str:
-        shown = ", ".join(str(move) for move in self.moves[:6])
+        shown = ", ".join(str(self._built_move(index)) for index in range(min(6, len(self))))
         more = ", ..." if len(self) > 6 else ""
         return f"<MoveList {self._dice[0]}-{self._dice[1]}: {len(self)} moves [{shown}{more}]>"
+
+    # ----- one move at a time ----------------------------------------------------------
+
+    def _checked_index(self, index: int) -> int:
+        """`index` as 0..len-1 (negative counts from the end); MoveIndexError if it is none."""
+        count = len(self._children) // NUM_SLOTS
+        if type(index) is int and 0 <= index < count:  # the common case, checked cheaply
+            return index
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise MoveIndexError(f"a move is picked by a whole-number index, got {index!r}")
+        if not -count <= index < count:
+            roll = f"{self._dice[0]}-{self._dice[1]}"
+            raise MoveIndexError(f"move index {index} is out of range: {roll} has {count} legal play(s) here")
+        return int(index) % count
+
+    def _built_move(self, index: int) -> Move:
+        """The index-th move (index already checked), built from the core's record once."""
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self)
+        move = built[index]
+        if move is None:
+            start = index * _MOVE_SLOTS
+            move = built[index] = Move._from_record(self._records[start : start + _MOVE_SLOTS])
+            self._index_by_id[id(move)] = index
+        return move
 
     # ----- matching a move against the legal ones --------------------------------------
 
@@ -208,7 +258,22 @@ class MoveList:
         roll = f"{self._dice[0]}-{self._dice[1]}"
         if self.is_pass():
             return f"no checker can move with {roll}: the only play is a pass, not {move}"
-        return f"{roll} has legal moves here (for example {self.moves[0]}); passing is not allowed"
+        return f"{roll} has legal moves here (for example {self._built_move(0)}); passing is not allowed"
+
+    def _reached_index(self, move: Move) -> int | None:
+        """The listed child that `move` reaches, hitting exactly the blots it lands on.
+
+        None when it reaches none, or marks a hit where no blot stands: then the lenient
+        matching below decides (and explains). When found, that matching would pick the
+        same child: the same checkers of the mover and the same blots hit.
+        """
+        child = _child_reached(self._position.to_bytes(), move.steps)
+        if child is None:
+            return None
+        start = self._children.find(child)
+        while start > 0 and start % NUM_SLOTS:  # a match must start on a child's first slot
+            start = self._children.find(child, start + 1)
+        return None if start < 0 else start // NUM_SLOTS
 
     def _matching_index(self, move: Move) -> int:
         board = np.frombuffer(self._position.to_bytes(), dtype=np.int8).astype(np.int64)
@@ -230,7 +295,7 @@ class MoveList:
             exact = [i for i in candidates if set(np.flatnonzero(hit[i])) == named_hits]
             if len(exact) == 1:
                 return exact[0]
-            plays = " or ".join(str(self.moves[i]) for i in candidates)
+            plays = " or ".join(str(self._built_move(i)) for i in candidates)
             raise IllegalMoveError(f"{move} is ambiguous with {roll}: it could be {plays}")
         if not candidates:
             raise IllegalMoveError(f"{move} is not a legal play of {roll} in this position")
@@ -391,6 +456,27 @@ def _canonical_text(steps: Sequence[Step]) -> str:
         count = texts.count(text)
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
+
+
+def _child_reached(board: bytes, steps: Sequence[Step]) -> bytes | None:
+    """The position after `steps` (hops taken highest source first, any blot landed on
+    hit), seen from the next player; None if a hop has no checker to move, lands on a
+    point of two or more opposing checkers, or marks a hit where no blot stands."""
+    slots = array("b", board).tolist()
+    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
+        if slots[source] <= 0:
+            return None
+        slots[source] -= 1
+        if target == OFF:
+            continue
+        if slots[target] == -1:  # a blot: hit, to its owner's bar (slot 0 from our side)
+            slots[target] = 1
+            slots[0] -= 1
+        elif slots[target] < -1 or hit:
+            return None
+        else:
+            slots[target] += 1
+    return array("b", [-count for count in reversed(slots)]).tobytes()
 
 
 def _mover_checkers_after(board: np.ndarray, move: Move) -> tuple[np.ndarray | None, set[int]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 
 class PiecewiseLinear:
@@ -22,7 +23,7 @@ class PiecewiseLinear:
         if not points or points[0][0] != 0.0 or points[-1][0] != 1.0:
             raise ValueError("a piecewise-linear function on [0, 1] needs knots at 0 and 1")
         xs = tuple(float(x) for x, _ in points)
-        if any(b <= a for a, b in zip(xs, xs[1:])):
+        if any(b <= a for a, b in pairwise(xs)):
             raise ValueError(f"knots must have distinct x values, got {xs}")
         self.xs = xs
         self.ys = tuple(float(y) for _, y in points)
@@ -43,13 +44,13 @@ class PiecewiseLinear:
         return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
     def __repr__(self) -> str:
-        knots = ", ".join(f"({x:.6g}, {y:.6g})" for x, y in zip(self.xs, self.ys))
+        knots = ", ".join(f"({x:.6g}, {y:.6g})" for x, y in zip(self.xs, self.ys, strict=True))
         return f"PiecewiseLinear([{knots}])"
 
     # ----- arithmetic -----------------------------------------------------------------
 
     def scaled(self, factor: float) -> PiecewiseLinear:
-        return PiecewiseLinear(zip(self.xs, (factor * y for y in self.ys)))
+        return PiecewiseLinear((x, factor * y) for x, y in zip(self.xs, self.ys, strict=True))
 
     def blend(self, other: PiecewiseLinear, weight_of_other: float) -> PiecewiseLinear:
         """(1 - w) * self + w * other, knot by knot."""
@@ -87,7 +88,7 @@ class PiecewiseLinear:
 def _crossings(f: PiecewiseLinear, g: PiecewiseLinear, xs: list[float]) -> list[float]:
     """x values strictly inside merged segments where f - g changes sign."""
     found = []
-    for a, b in zip(xs, xs[1:]):
+    for a, b in pairwise(xs):
         da, db = f(a) - g(a), f(b) - g(b)
         if da * db < 0.0:
             found.append(a + (b - a) * da / (da - db))

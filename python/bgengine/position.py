@@ -218,15 +218,15 @@ class Position:
         and a backgammon if a checker is still on the bar or in the winner's home board.
         """
         mover_off, opponent_off = self.checkers_off()
+        if NUM_CHECKERS not in (mover_off, opponent_off):
+            return None
         slots = np.frombuffer(self._board, dtype=np.int8)
         if opponent_off == NUM_CHECKERS:
             winner, loser_off = 1, mover_off
             loser_in_winner_home = int(slots[19:26].clip(min=0).sum())
-        elif mover_off == NUM_CHECKERS:
+        else:
             winner, loser_off = 0, opponent_off
             loser_in_winner_home = int(-slots[0:7].clip(max=0).sum())
-        else:
-            return None
         if loser_off > 0:
             return winner, GameResult.SINGLE
         if loser_in_winner_home > 0:
@@ -253,6 +253,14 @@ class Position:
         checker; raises IllegalMoveError when the move is not a legal play of the roll.
         """
         return _move.legal_moves(self, dice).play(move)
+
+    # ----- notebooks ----------------------------------------------------------------
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, so Jupyter shows a Position as a board."""
+        from .svg import board
+
+        return board(self)
 
 
 def _board_bytes(board: Any) -> bytes:

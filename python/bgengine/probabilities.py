@@ -47,9 +47,8 @@ class GameProbabilities:
         win_backgammon = min(max(win_backgammon, 0.0), win_gammon)
         lose_gammon = min(max(lose_gammon, 0.0), 1.0 - win)
         lose_backgammon = min(max(lose_backgammon, 0.0), lose_gammon)
-        for name, value in zip(
-            FIELD_NAMES, (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)
-        ):
+        clipped = (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)
+        for name, value in zip(FIELD_NAMES, clipped, strict=True):
             object.__setattr__(self, name, value)
 
     @classmethod

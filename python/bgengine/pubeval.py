@@ -39,7 +39,7 @@ class PubEvalAgent:
 
     def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
         index = pubeval_player().choose(np.asarray(position), np.ascontiguousarray(legal.positions))
-        return legal.moves[index]
+        return legal.move(int(index))
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         return question is CubeQuestion.TAKE

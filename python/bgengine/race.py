@@ -28,7 +28,7 @@ class RaceEvaluator:
     """Cubeless race probabilities from the bear-off tables; only for non-contact positions.
 
     ``two_sided_checkers``: per-side size of the exact two-sided table (None: one-sided
-    formula only); ``wide_points``: also use a one-sided table on that many points (7 or 8)
+    formula only); ``wide_points``: also use a one-sided table on that many points (7..10)
     for checkers outside the home board.
     """
 
@@ -39,8 +39,9 @@ class RaceEvaluator:
         wide_points: int | None = None,
         cache: bool = True,
     ) -> None:
-        if wide_points is not None and not HOME_POINTS < wide_points <= bearoff.MAX_ONE_SIDED_POINTS:
-            raise ValueError(f"wide_points must be 7..{bearoff.MAX_ONE_SIDED_POINTS} or None, got {wide_points!r}")
+        widest = bearoff.MAX_ONE_SIDED_POINTS
+        if wide_points is not None and not HOME_POINTS < wide_points <= widest:
+            raise ValueError(f"wide_points must be 7..{widest} or None, got {wide_points!r}")
         self.two_sided_checkers = two_sided_checkers
         self.wide_points = wide_points
         self.cache = cache
@@ -62,10 +63,13 @@ class RaceEvaluator:
 
     def evaluate_batch(self, boards: Any) -> np.ndarray:
         """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array."""
-        checked = _checked_boards(boards)
+        checked = _int8_boards(boards)
         self._install()
         out = np.empty((checked.shape[0], 5), dtype=np.float32)
-        done = _bearoff.race_probabilities_batch(checked, out)
+        try:
+            done = _bearoff.race_probabilities_batch(checked, out)
+        except ValueError as error:  # the core's check: not a possible position
+            raise InvalidPositionError(str(error)) from None
         if not done.all():
             row = int(np.flatnonzero(~done)[0])
             raise NotARaceError(f"board {row} still has contact; race evaluation needs none")
@@ -80,8 +84,8 @@ def evaluate(position: Position) -> np.ndarray:
     return _DEFAULT.evaluate(position)
 
 
-def _checked_boards(boards: Any) -> np.ndarray:
-    """An (n, 26) C-contiguous int8 array of valid positions, or a clear error."""
+def _int8_boards(boards: Any) -> np.ndarray:
+    """An (n, 26) C-contiguous int8 array (the core checks that each is a position)."""
     if isinstance(boards, Position):
         raise TypeError("evaluate_batch takes a sequence of boards; use evaluate for one Position")
     if isinstance(boards, Sequence) and len(boards) == 0:
@@ -93,30 +97,10 @@ def _checked_boards(boards: Any) -> np.ndarray:
         raise InvalidPositionError(f"boards must have shape (n, {NUM_SLOTS}), got {array.shape}")
     if array.dtype.kind not in "iu":
         raise InvalidPositionError(f"checker counts must be integers, got dtype {array.dtype}")
-    wide = array.astype(np.int64)
-    mover = np.where(wide > 0, wide, 0).sum(axis=1)
-    opponent = np.where(wide < 0, -wide, 0).sum(axis=1)
-    problems = (
-        (wide[:, 0] > 0)
-        | (wide[:, -1] < 0)
-        | (np.abs(wide).max(axis=1) > NUM_CHECKERS)
-        | (mover > NUM_CHECKERS)
-        | (opponent > NUM_CHECKERS)
-        | ((mover == 0) & (opponent == 0))
-    )
-    if problems.any():
-        row = int(np.flatnonzero(problems)[0])
-        problem = _board_problem(array[row]) or "not a possible position"
-        raise InvalidPositionError(f"board {row}: {problem}")
+    outside = np.flatnonzero(np.abs(array.astype(np.int64)).max(axis=1, initial=0) > NUM_CHECKERS)
+    if outside.size:
+        raise InvalidPositionError(f"board {outside[0]}: a slot holds more than 15 checkers")
     return np.ascontiguousarray(array, dtype=np.int8)
-
-
-def _board_problem(row: np.ndarray) -> str | None:
-    try:
-        Position(row)
-    except InvalidPositionError as error:
-        return str(error)
-    return None
 
 
 # ----- race counts for teaching output -----------------------------------------------------

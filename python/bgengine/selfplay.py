@@ -16,6 +16,7 @@ from .dice import DiceSource, RandomDice
 from .game import Game
 from .match import Match
 from .match_state import MatchState
+from .move import LegalMove, Move, MoveList
 
 
 def play_game(
@@ -68,7 +69,8 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     if decision is Decision.CHECKER_PLAY:
         state = game.state
         assert state.dice is not None
-        return Play(agent.choose_move(game.position, state.dice, state, game.legal_moves()))
+        legal = game.legal_moves()
+        return Play(chosen_move(agent.choose_move(game.position, state.dice, state, legal), legal))
     if decision is Decision.CUBE_OR_ROLL:
         if agent.cube_decision(game.position, game.state, CubeQuestion.DOUBLE):
             return Double()
@@ -76,6 +78,17 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     if decision is Decision.TAKE_OR_PASS:
         return Take() if agent.cube_decision(game.position, game.state, CubeQuestion.TAKE) else Pass()
     raise ValueError(f"agents do not handle the decision {decision.value}")
+
+
+def chosen_move(choice: Move | LegalMove | int | str, legal: MoveList) -> Move:
+    """An agent's choice as a ``Move``: an index is looked up in ``legal`` (checked)."""
+    if isinstance(choice, Move):
+        return choice
+    if isinstance(choice, LegalMove):
+        return choice.move
+    if isinstance(choice, str):
+        return Move.parse(choice)
+    return legal.move(choice)  # MoveIndexError when it is not an index into the list
 
 
 def opening_throw(dice: DiceSource) -> tuple[int, int]:

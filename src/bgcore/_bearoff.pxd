@@ -28,6 +28,7 @@ cdef double two_sided_win_probability(const checker_t* board) noexcept nogil
 # table; owner 0 centred, 1 player on roll, 2 opponent; -2 when not in the table.
 cdef double two_sided_cubeful_equity(const checker_t* board, int owner) noexcept nogil
 
-# Cubeless 5-vector of a non-contact board (player on roll's view, before rolling) into
-# out[0..4]; returns 0 when done, -1 when the board has contact or no table is installed.
+# Cubeless 5-vector of a valid board without contact (player on roll's view, before
+# rolling) into out[0..4]; returns 0 when done, -1 when the board has contact or no table
+# is installed. Boards are not checked here (callers pass positions they validated).
 cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil

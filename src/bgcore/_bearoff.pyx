@@ -17,7 +17,8 @@ from libc.math cimport INFINITY, NAN
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._types cimport Phase, PHASE_CONTACT, PHASE_OVER
-from bgcore._board cimport phase_of
+from bgcore._board cimport phase_of, board_problem_code
+from bgcore._board import board_problem
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from libc.stdlib cimport malloc, free
 
@@ -280,12 +281,10 @@ cdef struct OneSidedBuild:
     double* expected
     double* first_off               # (size - full_start) x width
     double* first_expected
-    # Best result of k single steps of die d from each rank (k = 1..4): the least
-    # expected rolls (to finish, and to the first checker off) and the rank reached.
-    double* step_value              # size x 6 x 4
-    long long* step_child
-    double* first_step_value        # (size - full_start) x 6 x 4
-    long long* first_step_child
+    # Where the best k single steps of die d lead from each rank (k = 1..4): least
+    # expected rolls to finish, and (15-checker ranks) to the first checker off.
+    int* step_child                 # size x 6 x 4
+    int* first_step_child           # (size - full_start) x 6 x 4
     checker_t* movegen_buffer       # not NULL: take each roll's children from legal_children
 
 
@@ -301,8 +300,8 @@ cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int
         value[0] = b.expected[rank]
         child[0] = rank
     else:
-        value[0] = b.step_value[step_index(rank, die, steps)]
         child[0] = b.step_child[step_index(rank, die, steps)]
+        value[0] = b.expected[child[0]]
     if rank < b.full_start:            # a checker is already off
         first_value[0] = 0.0
         first_child[0] = rank
@@ -310,8 +309,9 @@ cdef inline void best_steps(const OneSidedBuild* b, long long rank, int die, int
         first_value[0] = b.first_expected[rank - b.full_start]
         first_child[0] = rank
     else:
-        first_value[0] = b.first_step_value[step_index(rank - b.full_start, die, steps)]
         first_child[0] = b.first_step_child[step_index(rank - b.full_start, die, steps)]
+        first_value[0] = (b.first_expected[first_child[0] - b.full_start]
+                          if first_child[0] >= b.full_start else 0.0)
 
 
 cdef inline long long rank_after_step(int* counts, int points, int point, int die) noexcept nogil:
@@ -336,7 +336,6 @@ cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept n
     for die in range(1, 7):
         for steps in range(MAX_STEPS):
             best[steps] = first_best[steps] = INFINITY
-            b.step_value[step_index(rank, die, steps + 1)] = 0.0
             b.step_child[step_index(rank, die, steps + 1)] = rank
         if rank == 0:
             continue
@@ -349,12 +348,10 @@ cdef void record_steps(OneSidedBuild* b, int* counts, long long rank) noexcept n
                 index = step_index(rank, die, steps)
                 if value < best[steps - 1]:
                     best[steps - 1] = value
-                    b.step_value[index] = value
                     b.step_child[index] = child
                 if rank >= b.full_start and first_value < first_best[steps - 1]:
                     first_best[steps - 1] = first_value
                     index = step_index(rank - b.full_start, die, steps)
-                    b.first_step_value[index] = first_value
                     b.first_step_child[index] = first_child
 
 
@@ -490,19 +487,15 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     first_expected = np.zeros(size - full_start, dtype=np.float64)
     last_column = np.zeros(size, dtype=np.intc)
     steps = 1 if through_movegen else 6 * MAX_STEPS
-    step_value = np.empty(size * steps, dtype=np.float64)
-    step_child = np.empty(size * steps, dtype=np.int64)
-    first_step_value = np.empty((size - full_start) * steps, dtype=np.float64)
-    first_step_child = np.empty((size - full_start) * steps, dtype=np.int64)
+    step_child = np.empty(size * steps, dtype=np.intc)
+    first_step_child = np.empty((size - full_start) * steps, dtype=np.intc)
     cdef double[:, ::1] rolls_view = rolls
     cdef double[:, ::1] first_view = first_off
     cdef double[::1] expected_view = expected
     cdef double[::1] first_expected_view = first_expected
     cdef int[::1] last_view = last_column
-    cdef double[::1] step_value_view = step_value
-    cdef long long[::1] step_child_view = step_child
-    cdef double[::1] first_step_value_view = first_step_value
-    cdef long long[::1] first_step_child_view = first_step_child
+    cdef int[::1] step_child_view = step_child
+    cdef int[::1] first_step_child_view = first_step_child
     cdef OneSidedBuild build
     build.points = points
     build.width = width
@@ -512,9 +505,7 @@ def build_one_sided(int points=HOME_POINTS, progress=None, bint through_movegen=
     build.expected = &expected_view[0]
     build.first_off = &first_view[0, 0]
     build.first_expected = &first_expected_view[0]
-    build.step_value = &step_value_view[0]
     build.step_child = &step_child_view[0]
-    build.first_step_value = &first_step_value_view[0]
     build.first_step_child = &first_step_child_view[0]
     build.movegen_buffer = NULL
     cdef long long block = 1 << 15, start, stop
@@ -544,73 +535,77 @@ cdef inline int turn_over(int cube_state) noexcept nogil:
     return 0 if cube_state == 0 else 3 - cube_state
 
 
+cdef enum:
+    PAIR_VALUES = 4                 # per pair while building: P(win), then cube states 0, 1, 2
+
+
 cdef void build_two_sided_pair(long long mover, long long opponent, long long size,
                                const long long* child_start, const long long* children,
-                               double* win, double* cube) noexcept nogil:
+                               double* values) noexcept nogil:
     """Cubeless P(win) and the three cubeful equities of one pair (mover on roll).
 
-    cube[s] per unit cube, mover's view: s = 0 centred, 1 mover owns, 2 opponent owns.
-    The mover plays each roll to maximise the quantity being computed.
+    values[pair * 4 + 1 + s] per unit cube, mover's view: s = 0 centred, 1 mover owns,
+    2 opponent owns. The mover plays each roll to maximise the quantity being computed.
+    A pair's four values sit together so that a reply is one cache line.
     """
-    cdef long long area = size * size, child, pair = mover * size + opponent
-    cdef long long reply
+    cdef long long child, roll_start = mover * NUM_ROLLS
+    cdef const double* reply
+    cdef double* pair = values + (mover * size + opponent) * PAIR_VALUES
     cdef int roll, i, s
-    cdef double best_win, value, weight, total_win = 0.0
-    cdef double best[3]
-    cdef double total[3]
-    total[0] = total[1] = total[2] = 0.0
+    cdef double value, weight
+    cdef double best[PAIR_VALUES]
+    cdef double total[PAIR_VALUES]
+    for s in range(PAIR_VALUES):
+        total[s] = 0.0
     for roll in range(NUM_ROLLS):
         weight = ROLL_WAYS[roll]
-        best_win = -1.0
-        best[0] = best[1] = best[2] = -INFINITY
-        for i in range(child_start[mover * NUM_ROLLS + roll], child_start[mover * NUM_ROLLS + roll + 1]):
+        for s in range(PAIR_VALUES):
+            best[s] = -INFINITY
+        for i in range(child_start[roll_start + roll], child_start[roll_start + roll + 1]):
             child = children[i]
             if child == 0:
-                best_win = 1.0
-                best[0] = best[1] = best[2] = 1.0
+                for s in range(PAIR_VALUES):
+                    best[s] = 1.0
                 break
-            reply = opponent * size + child
-            value = 1.0 - win[reply]
-            if value > best_win:
-                best_win = value
+            reply = values + (opponent * size + child) * PAIR_VALUES
+            best[0] = max(best[0], 1.0 - reply[0])
             for s in range(3):
-                value = -cube[turn_over(s) * area + reply]
-                if value > best[s]:
-                    best[s] = value
-        total_win += weight * best_win
-        for s in range(3):
+                value = -reply[1 + turn_over(s)]
+                if value > best[1 + s]:
+                    best[1 + s] = value
+        for s in range(PAIR_VALUES):
             total[s] += weight * best[s]
-    total_win /= 36.0
-    for s in range(3):
+    for s in range(PAIR_VALUES):
         total[s] /= 36.0
-    win[pair] = total_win
     # After a double and take the opponent owns a cube of twice the value.
-    cdef double double_value = min(1.0, 2.0 * total[2])
-    cube[2 * area + pair] = total[2]
-    cube[pair] = max(total[0], double_value)
-    cube[area + pair] = max(total[1], double_value)
+    cdef double double_value = min(1.0, 2.0 * total[3])
+    pair[0] = total[0]
+    pair[1] = max(total[1], double_value)
+    pair[2] = max(total[2], double_value)
+    pair[3] = total[3]
 
 
 cdef void build_two_sided_all(long long size, const long long* child_start,
-                              const long long* children, double* win, double* cube) noexcept nogil:
+                              const long long* children, double* values) noexcept nogil:
     """Every pair in an order where each reply (opponent, child) is already known.
 
     A pair (a, b) needs (b, c) with c < a; layer m computes (m, b<m), (m, m), (a<m, m).
     """
-    cdef long long m, other, area = size * size
+    cdef long long m, other
     cdef int s
     for other in range(1, size):
-        win[other] = 1.0                    # mover has no checkers left: already won
-        win[other * size] = 0.0             # opponent has none left: mover lost
-        for s in range(3):
-            cube[s * area + other] = 1.0
-            cube[s * area + other * size] = -1.0
+        # The mover has no checkers left: he has won; the opponent has none: he has lost.
+        values[other * PAIR_VALUES] = 1.0
+        values[other * size * PAIR_VALUES] = 0.0
+        for s in range(1, PAIR_VALUES):
+            values[other * PAIR_VALUES + s] = 1.0
+            values[other * size * PAIR_VALUES + s] = -1.0
     for m in range(1, size):
         for other in range(1, m):
-            build_two_sided_pair(m, other, size, child_start, children, win, cube)
-        build_two_sided_pair(m, m, size, child_start, children, win, cube)
+            build_two_sided_pair(m, other, size, child_start, children, values)
+        build_two_sided_pair(m, m, size, child_start, children, values)
         for other in range(1, m):
-            build_two_sided_pair(other, m, size, child_start, children, win, cube)
+            build_two_sided_pair(other, m, size, child_start, children, values)
 
 
 def build_two_sided(int max_checkers=6):
@@ -645,15 +640,14 @@ def build_two_sided(int max_checkers=6):
     finally:
         free(buffer)
     children = np.concatenate(child_lists) if child_lists else np.zeros(1, dtype=np.int64)
-    win = np.zeros((size, size), dtype=np.float64)
-    cubeful = np.zeros((3, size, size), dtype=np.float64)
+    values = np.zeros((size, size, PAIR_VALUES), dtype=np.float64)
     cdef long long[::1] starts_view = starts
     cdef long long[::1] children_view = children
-    cdef double[:, ::1] win_view = win
-    cdef double[:, :, ::1] cube_view = cubeful
+    cdef double[:, :, ::1] values_view = values
     with nogil:
-        build_two_sided_all(size, &starts_view[0], &children_view[0], &win_view[0, 0],
-                            &cube_view[0, 0, 0])
+        build_two_sided_all(size, &starts_view[0], &children_view[0], &values_view[0, 0, 0])
+    win = np.ascontiguousarray(values[:, :, 0])
+    cubeful = np.ascontiguousarray(np.moveaxis(values[:, :, 1:], 2, 0))
     return win, cubeful
 
 
@@ -991,15 +985,39 @@ cdef int race_probabilities(const checker_t* board, float* out) noexcept nogil:
 
 # ----- Python-facing lookups ----------------------------------------------------------
 
+cdef int check_boards(const checker_t* boards, Py_ssize_t count) except -1:
+    """ValueError unless each of ``count`` boards is a possible position (trust no input)."""
+    cdef Py_ssize_t row
+    cdef int slot
+    for row in range(count):
+        for slot in range(NUM_SLOTS):
+            if not -NUM_CHECKERS <= boards[row * NUM_SLOTS + slot] <= NUM_CHECKERS:
+                raise ValueError(f"board {row}: slot {slot} holds more than 15 checkers")
+        if board_problem_code(boards + row * NUM_SLOTS) != 0:
+            problem = board_problem(bytes((<const char*>(boards + row * NUM_SLOTS))[:NUM_SLOTS]))
+            raise ValueError(f"board {row}: {problem}")
+    return 0
+
+
+cdef const checker_t* checked_board(bytes board) except NULL:
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = <const checker_t*><const char*>board
+    check_boards(b, 1)
+    return b
+
+
 def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
     """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before the roll).
 
     Returns a bool array: False where a board has contact, or no table is installed
-    (its row is then NaN). Boards must be valid positions (checked by the caller).
+    (its row is then NaN). Impossible boards raise ValueError.
     """
     if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
         raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
     cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
     ok = np.zeros(n, dtype=np.bool_)
     cdef cnp.npy_bool[::1] ok_view = ok
     cdef int k
@@ -1015,10 +1033,8 @@ def race_probabilities_batch(const checker_t[:, ::1] boards, float[:, ::1] out):
 
 def two_sided_lookup(bytes board):
     """(P(win), equity centred, owned, opponent owns) from the installed two-sided table,
-    player on roll's view; None when the board is not in it. The board must be valid."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    cdef const checker_t* b = <const checker_t*><const char*>board
+    player on roll's view; None when the board is not in it."""
+    cdef const checker_t* b = checked_board(board)
     cdef double win = two_sided_win_probability(b)
     if win < 0:
         return None
@@ -1029,11 +1045,10 @@ def two_sided_lookup(bytes board):
 def side_roll_distributions(bytes board, bint mover_side):
     """(rolls, first_off, escape) distributions of one side of a non-contact board, as used
     by the race evaluation; None when no one-sided table is installed."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* b = checked_board(board)
     cdef SideCounts mover, opponent
     cdef Distribution rolls, first, escape
-    read_sides(<const checker_t*><const char*>board, &mover, &opponent)
+    read_sides(b, &mover, &opponent)
     if side_distributions(&mover if mover_side else &opponent, &rolls, &first, &escape) < 0:
         return None
     return tuple(np.array([d.p[k] for k in range(d.length)]) for d in (rolls, first, escape))
@@ -1043,11 +1058,13 @@ def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
     """Expected rolls to bear off of one side of each race board (as the race evaluation
     models them): the player on roll's, or the opponent's when ``opponent_side``.
 
-    Boards must be valid; NaN where no one-sided table is installed.
+    Impossible boards raise ValueError; NaN where no one-sided table is installed.
     """
     if boards.shape[1] != NUM_SLOTS:
         raise ValueError("boards must be n x 26 int8")
     cdef Py_ssize_t i, n = boards.shape[0]
+    if n:
+        check_boards(&boards[0, 0], n)
     result = np.empty(n, dtype=np.float64)
     cdef double[::1] out = result
     cdef SideCounts mover, opponent
@@ -1066,10 +1083,9 @@ def expected_rolls_batch(const checker_t[:, ::1] boards, bint opponent_side):
 
 
 def race_probabilities_of(bytes board):
-    """The race 5-vector of one valid board as a tuple, or None when it has contact."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    """The race 5-vector of one board as a tuple, or None when it has contact."""
+    cdef const checker_t* b = checked_board(board)
     cdef float out[5]
-    if race_probabilities(<const checker_t*><const char*>board, out) < 0:
+    if race_probabilities(b, out) < 0:
         return None
     return out[0], out[1], out[2], out[3], out[4]

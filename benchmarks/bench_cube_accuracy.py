@@ -1,0 +1,52 @@
+"""How well Janowski's money model matches exact cube decisions in short bear-offs.
+
+The two-sided bear-off table holds exact cubeful money equities; Janowski's model (x = 0.6
+for one-sided bear-offs) sees only the cubeless race probabilities of the same positions.
+The benchmark reports the agreement of the proper actions and the mean gap of No double,
+over 1000 random positions (seeded), and times the pair of decisions.
+
+Run: .venv/bin/python -m pytest benchmarks/bench_cube_accuracy.py --benchmark-enable -s
+"""
+
+import random
+
+import numpy as np
+
+from bgengine import Position, cube_decision, race
+from bgengine.cube_efficiency import BEAROFF_EFFICIENCY
+
+SEED = 5
+POSITIONS = 1000
+
+
+def _random_home(rng: random.Random) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for _ in range(rng.randint(1, 6)):
+        point = rng.randint(1, 6)
+        counts[point] = counts.get(point, 0) + 1
+    return counts
+
+
+def _positions() -> list[Position]:
+    rng = random.Random(SEED)
+    return [Position.from_points(_random_home(rng), opponent=_random_home(rng)) for _ in range(POSITIONS)]
+
+
+def _compare(positions: list[Position]) -> tuple[float, float]:
+    """(share of positions with the same proper action, mean |No double gap|)."""
+    same, gaps = 0, []
+    for position in positions:
+        exact = cube_decision(position)
+        model = cube_decision(position, probabilities=race.evaluate(position), cube_efficiency=BEAROFF_EFFICIENCY)
+        assert exact.note == "exact two-sided bear-off equities" and model.note == ""
+        same += exact.action is model.action
+        gaps.append(abs(exact.no_double - model.no_double))
+    return same / len(positions), float(np.mean(gaps))
+
+
+def test_janowski_against_exact_bearoff_cube_decisions(benchmark):
+    positions = _positions()
+    agreement, mean_gap = _compare(positions)
+    print(f"\nJanowski (x = 0.6) vs exact: same action {agreement:.1%}, mean |No double gap| {mean_gap:.4f}")
+    assert agreement > 0.9 and mean_gap < 0.07
+    benchmark.pedantic(_compare, args=(positions[:100],), rounds=3, iterations=1)

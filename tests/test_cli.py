@@ -1,0 +1,869 @@
+"""The bgengine command line, run in-process with click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+
+from bgengine import MatchState, Position, analysis, parse_xgid
+from bgengine.cli import JSON_SCHEMA, cli
+
+EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+OPENING_ID = "4HPwATDgc/ABMA"
+OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAA"  # money, 31 rolled, player 0 on roll
+# A bear-off, 7-point match at 3-1 for X, with O (player 1) on roll: 35 pips each.
+RACE_XGID = "XGID=----BCB------------bcb----:0:0:-1:00:3:1:0:7:10"
+
+needs_move_generation = pytest.mark.skipif(not analysis.has_move_generation(), reason="move generation not merged yet")
+
+
+@pytest.fixture
+def without_move_generation(monkeypatch):
+    """A build without move generation (before it landed, or built without it)."""
+    monkeypatch.delattr(Position, "legal_moves", raising=False)
+
+
+def build_without(monkeypatch, *modules: str) -> None:
+    """A build whose optional modules (``evaluate``, ``race``, ``cube``, ``rollout``) are missing."""
+    present = analysis._optional_module
+    monkeypatch.setattr(analysis, "_optional_module", lambda name: None if name in modules else present(name))
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), prog_name="bgengine")
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    return document
+
+
+def validate(document: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(resources.files("bgengine").joinpath("data/cli_schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def assert_bad_input(result, *fragments: str) -> None:
+    """Exit code 2, nothing on stdout, one line on stderr naming the command and the fragments."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("bgengine")
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    assert result.stdout == ""
+
+
+# ----- analyze --------------------------------------------------------------------------
+
+
+def test_quick_start_example_shows_board_ids_pips_and_the_roll():
+    result = run("analyze", EXAMPLE_XGID)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "+13-14-15-16-17-18-+---+19-20-21-22-23-24-+" in out
+    assert f"XGID:              {EXAMPLE_XGID}" in out
+    assert f"GNU Backgammon ID: {OPENING_ID}:" in out
+    assert "Pips:              on roll 167, opponent 167 (even)" in out
+    assert "Match:             Money game, cube centred" in out
+    assert "Moves for 31" in out
+    assert result.stderr == ""
+
+
+@needs_move_generation
+def test_quick_start_example_lists_the_legal_plays_of_31():
+    out = run("analyze", EXAMPLE_XGID).stdout
+    assert "8/5 6/5" in out
+
+
+@pytest.mark.usefixtures("without_move_generation")
+def test_analyze_says_moves_are_not_available_when_the_xgid_has_dice():
+    out = run("analyze", EXAMPLE_XGID).stdout
+    assert "Moves for 31: not available yet in this build (needs move generation)." in out
+
+
+@pytest.mark.parametrize("text", [OPENING_ID, OPENING_GNUBG, f"  {EXAMPLE_XGID}  "])
+def test_analyze_reads_every_position_format(text):
+    document = run_json("analyze", text)
+    assert document["position"]["position_id"] == OPENING_ID
+    assert document["position"]["board"] == [Position.initial()[i] for i in range(26)]
+
+
+def test_analyze_json_has_the_documented_header_and_facts():
+    document = run_json("analyze", EXAMPLE_XGID)
+    assert document["schema"] == JSON_SCHEMA
+    assert document["command"] == "analyze"
+    assert document["position"]["xgid"] == EXAMPLE_XGID
+    assert document["position"]["pips"] == {"on_roll": 167, "opponent": 167}
+    assert document["position"]["phase"] == "contact"
+    assert document["dice"] == [3, 1]
+    assert document["match"]["length"] == 0
+    assert document["match"]["cube"] == {"value": 1, "owner": None}
+    assert document["game_over"] is None
+
+
+def test_analyze_json_lists_what_this_build_cannot_do_yet():
+    document = run_json("analyze", OPENING_ID)  # before the roll: evaluation and cube advice are due
+    assert (document["cube"] is None) == ("cube" in document["unavailable"])
+    assert (document["evaluation"] is None) == ("evaluation" in document["unavailable"])
+    assert ("rollout" in document["unavailable"]) == (analysis._optional_module("rollout") is None)
+
+
+def test_analyze_without_dice_has_no_moves():
+    document = run_json("analyze", OPENING_ID)
+    assert document["dice"] is None
+    assert document["moves"] is None
+    assert "legal_moves" not in document["unavailable"]
+
+
+def test_match_and_score_are_read_from_the_player_on_roll_side():
+    position, match = parse_xgid(RACE_XGID)
+    assert match.on_roll == 1
+    document = run_json("analyze", RACE_XGID, "--match", "9", "--score", "2-5")
+    assert document["match"]["score"] == {"on_roll": 2, "opponent": 5}
+    assert document["match"]["away"] == {"on_roll": 7, "opponent": 4}
+    # in the XGID the bottom player (0) comes first: the opponent here
+    assert document["position"]["xgid"].endswith(":5:2:0:9:10")
+
+
+def test_score_in_the_position_is_kept_without_options():
+    document = run_json("analyze", RACE_XGID)
+    assert document["match"]["length"] == 7
+    assert document["match"]["score"] == {"on_roll": 1, "opponent": 3}
+    assert document["match"]["on_roll_player"] == 1
+
+
+def test_match_option_turns_a_money_position_into_a_match_at_zero_zero():
+    document = run_json("analyze", OPENING_ID, "--match", "5")
+    assert document["match"]["length"] == 5
+    assert document["match"]["score"] == {"on_roll": 0, "opponent": 0}
+
+
+def test_crawford_option_marks_the_crawford_game():
+    document = run_json("analyze", OPENING_ID, "--match", "7", "--score", "6-4", "--crawford")
+    assert document["match"]["crawford"] is True
+    assert ":6:4:1:7:" in document["position"]["xgid"]
+
+
+def test_analyze_text_shows_the_match_line():
+    out = run("analyze", OPENING_ID, "--match", "7", "--score", "2-4").stdout
+    assert "7-point match, score 2-4 (on roll 5-away, opponent 3-away), cube centred" in out
+
+
+def test_analyze_text_of_a_race_shows_the_pip_lead():
+    out = run("analyze", RACE_XGID).stdout
+    assert "Phase:             bearoff" in out
+    assert "on roll 35, opponent 35 (even)" in out
+
+
+def test_finished_game_is_reported_as_over():
+    finished = Position.from_points({}, {1: 15})  # the player on roll has borne off everything
+    document = run_json("analyze", finished.gnubg_id())
+    assert document["game_over"] == {"winner": "on_roll", "result": "gammon"}
+    assert document["evaluation"] is None
+    assert "Game over: the player on roll wins (gammon)." in run("analyze", finished.gnubg_id()).stdout
+
+
+@pytest.mark.usefixtures("without_move_generation")
+def test_dice_option_fails_clearly_without_move_generation():
+    assert_bad_input(run("analyze", OPENING_ID, "--dice", "31"), "bgengine analyze:", "--dice", "not available yet")
+
+
+def test_plies_fail_clearly_without_the_evaluator(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    assert_bad_input(run("analyze", OPENING_ID, "--plies", "2"), "--plies", "not available yet")
+
+
+def test_zero_plies_is_what_a_build_without_the_evaluator_has(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    assert run("analyze", OPENING_ID, "--plies", "0").exit_code == 0
+
+
+def test_rollout_fails_clearly_without_rollouts(monkeypatch):
+    build_without(monkeypatch, "rollout")
+    assert_bad_input(run("analyze", OPENING_ID, "--rollout", "100"), "--rollout", "not available yet")
+
+
+# ----- bad input: exit code 2 and one line saying what and where ------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["analyze", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0"], ["'POSITION'", "10 fields", "got 8"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----Z-:0:0:1:31:0:0:0:0:10"], ["'POSITION'", "26 characters"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----B-:0:0:1:91:0:0:0:0:10"], ["'POSITION'", "dice"]),
+        (["analyze", "XGID=-b----E-C---eE---c-e----BB:0:0:1:31:0:0:0:0:10"], ["'POSITION'", "more than 15 checkers"]),
+        (["analyze", "4HPwATDgc/AB"], ["'POSITION'", "14 characters"]),
+        (["analyze", "4HPwATDgc/AB!A"], ["'POSITION'", "outside base64"]),
+        (["analyze", "////////////AA"], ["'POSITION'"]),
+        (["analyze", ""], ["'POSITION'", "got nothing"]),
+        (["analyze", OPENING_ID, "--dice", "71"], ["'--dice'", "'71'"]),
+        (["analyze", OPENING_ID, "--dice", "3"], ["'--dice'"]),
+        (["analyze", OPENING_ID, "--score", "3x1", "--match", "5"], ["'--score'", "'3x1'"]),
+        (["analyze", OPENING_ID, "--score", "2-1"], ["--score", "needs a match length"]),
+        (["analyze", OPENING_ID, "--match", "5", "--score", "5-1"], ["--score", "5 points in a 5-point match"]),
+        (["analyze", OPENING_ID, "--match", "5", "--score", "1-7"], ["--score", "opponent has 7 points"]),
+        (["analyze", OPENING_ID, "--match", "0"], ["--match", "at least 1"]),
+        (["analyze", OPENING_ID, "--match", "seven"], ["'--match'", "'seven'"]),
+        (["analyze", OPENING_ID, "--match", "7", "--score", "2-4", "--crawford"], ["Crawford"]),
+        (["analyze", OPENING_ID, "--plies", "-1"], ["'--plies'"]),
+        (["analyze", OPENING_ID, "--rollout", "0"], ["'--rollout'"]),
+        (["analyze"], ["Missing argument 'POSITION'"]),
+        (["analyze", OPENING_ID, "--frobnicate"], ["--frobnicate"]),
+        (["moves", OPENING_ID, "7"], ["'DICE'"]),
+        (["moves", "nonsense", "31"], ["'POSITION'"]),
+        (["render", OPENING_ID], ["Missing option '-o'"]),
+        (["render", OPENING_ID, "-o", "x.svg", "--orientation", "up"], ["'--orientation'"]),
+        (["render", OPENING_ID, "-o", "x.svg", "--size", "0"], ["'--size'"]),
+        (["bench", "--seconds", "100"], ["'--seconds'"]),
+        (["frobnicate"], ["No such command 'frobnicate'"]),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_saying_what_and_where(args, fragments):
+    assert_bad_input(run(*args), *fragments)
+
+
+def test_internal_error_exits_1_with_one_line(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("bgengine.cli.analyze_position", broken)
+    result = run("analyze", OPENING_ID)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "internal error: RuntimeError: boom" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_help_and_version_exit_0():
+    commands = ("analyze", "moves", "render", "bench", "cube", "play", "train", "rollout")
+    for args in (["--help"], ["--version"], *([command, "--help"] for command in commands)):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert "0.1" in run("--version").stdout
+
+
+def test_python_dash_m_runs_the_same_command():
+    completed = subprocess.run(
+        [sys.executable, "-m", "bgengine", "analyze", "nonsense"], capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("bgengine analyze: Invalid value for 'POSITION'")
+
+
+# ----- moves ----------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("without_move_generation")
+def test_moves_fails_clearly_without_move_generation():
+    assert_bad_input(run("moves", OPENING_ID, "31"), "bgengine moves:", "DICE", "not available yet")
+
+
+@needs_move_generation
+def test_moves_lists_every_legal_play_once():
+    document = run_json("moves", OPENING_ID, "31")
+    moves = [entry["move"] for entry in document["moves"]["moves"]]
+    assert document["dice"] == [3, 1]
+    assert len(moves) == len(set(moves)) == document["moves"]["count"]
+    assert "8/5 6/5" in moves
+    assert "8/5 6/5" in run("moves", OPENING_ID, "3-1").stdout
+
+
+def test_moves_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("moves", finished.gnubg_id(), "31"), "the game is over")
+
+
+def test_moves_are_ranked_best_first_when_an_evaluator_exists(monkeypatch):
+    """With a fake evaluator and fake plays: ranks, equities and differences in the JSON."""
+    start = Position.from_points({6: 2}, {6: 2})
+    plays = [
+        ("6/5 6/3", Position.from_points({6: 2}, {5: 1, 3: 1})),
+        ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1})),
+    ]
+    values = {plays[0][1]: (0.25, 0.0, 0.0, 0.0, 0.0), plays[1][1]: (0.75, 0.0, 0.0, 0.0, 0.0)}
+    monkeypatch.setattr(analysis, "_optional_module", lambda name: None)  # no engine ranking: score each play
+    monkeypatch.setattr(analysis, "legal_plays", lambda position, dice: plays)
+    monkeypatch.setattr(analysis, "position_evaluator", lambda position, plies: (values.__getitem__, "fake"))
+    document = run_json("moves", start.gnubg_id(), "41")
+    entries = document["moves"]["moves"]
+    assert document["moves"]["ranked_by"] == "fake"
+    assert [e["move"] for e in entries] == ["6/5 6/3", "6/2"]  # the child seen from the opponent: 25% for them
+    assert [e["rank"] for e in entries] == [1, 2]
+    assert entries[0]["equity"] == pytest.approx(0.5)
+    assert entries[1]["equity"] == pytest.approx(-0.5)
+    assert entries[1]["difference"] == pytest.approx(-1.0)
+    assert entries[0]["probabilities"]["win"] == pytest.approx(0.75)
+    text = CliRunner().invoke(cli, ["moves", start.gnubg_id(), "41"]).stdout
+    assert "ranked by fake cubeless equity" in text
+    assert "-1.000" in text
+
+
+# ----- render ---------------------------------------------------------------------------
+
+
+def test_render_writes_a_valid_svg_file(tmp_path):
+    target = tmp_path / "board.svg"
+    result = run("render", EXAMPLE_XGID, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {target}"
+    root = ET.fromstring(target.read_text())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("width") == "600"
+    assert root.find("{http://www.w3.org/2000/svg}g[@id='dice']") is not None  # the XGID's 31
+
+
+def test_render_options_reach_the_picture(tmp_path):
+    target = tmp_path / "board.svg"
+    document = run_json("render", OPENING_ID, "-o", str(target), "--size", "300", "--orientation", "left",
+                        "--dice", "66", "--match", "7", "--score", "1-2")
+    svg = target.read_text()
+    assert document["output"] == str(target)
+    assert document["bytes"] == len(svg.encode())
+    assert document["size"] == 300 and document["orientation"] == "left"
+    assert 'width="300"' in svg
+    assert "7-point match" in svg and "score 1 (6-away)" in svg
+    assert svg.count('r="4.2"') == 12  # two sixes
+
+
+def test_render_to_standard_output():
+    result = run("render", OPENING_ID, "-o", "-")
+    assert result.exit_code == 0
+    ET.fromstring(result.stdout)
+
+
+def test_render_json_with_svg_on_standard_output_is_refused():
+    assert_bad_input(run("render", OPENING_ID, "-o", "-", "--json"), "--json")
+
+
+def test_render_to_an_unwritable_place_is_bad_input(tmp_path):
+    assert_bad_input(run("render", OPENING_ID, "-o", str(tmp_path / "missing" / "b.svg")), "-o", "cannot write")
+
+
+# ----- bench ----------------------------------------------------------------------------
+
+
+def test_bench_reports_each_operation():
+    result = run("bench", "--seconds", "0.01")
+    assert result.exit_code == 0, result.stderr
+    for name in ("parse XGID", "format XGID", "parse GNU Backgammon ID", "pip counts", "SVG board"):
+        assert name in result.stdout
+
+
+def test_bench_json_follows_the_schema():
+    document = run_json("bench", "--seconds", "0.01")
+    names = [r["name"] for r in document["results"]]
+    assert "parse XGID" in names
+    assert all(r["calls"] >= 1 and r["per_second"] > 0 for r in document["results"])
+    assert (("legal moves + notation (opening, 31)" in names) == analysis.has_move_generation())
+
+
+def test_json_schema_rejects_a_document_missing_a_field():
+    jsonschema = pytest.importorskip("jsonschema")
+    document = run_json("analyze", OPENING_ID)
+    del document["position"]["pips"]
+    with pytest.raises(jsonschema.ValidationError):
+        validate(document)
+
+
+def test_match_state_default_is_money():
+    assert run_json("analyze", OPENING_ID)["match"] == {
+        "length": 0,
+        "score": {"on_roll": 0, "opponent": 0},
+        "away": None,
+        "on_roll_player": MatchState().on_roll,
+        "cube": {"value": 1, "owner": None},
+        "crawford": False,
+        "jacoby": False,
+        "beavers": False,
+        "double_offered": False,
+    }
+
+
+# ----- capabilities that have landed ----------------------------------------------------
+
+needs_race = pytest.mark.skipif(analysis._optional_module("race") is None, reason="race evaluation not merged yet")
+RACE_31 = RACE_XGID.replace(":00:", ":31:")
+
+
+@needs_race
+def test_race_positions_get_an_evaluation_and_ranked_moves():
+    document = run_json("analyze", RACE_31)
+    evaluation = document["evaluation"]
+    assert evaluation["source"] in ("race", "0-ply")
+    probabilities = evaluation["probabilities"]
+    assert 0.0 < probabilities["win"] < 1.0
+    assert probabilities["win_backgammon"] == probabilities["lose_backgammon"] == 0.0
+    moves = document["moves"]
+    equities = [entry["equity"] for entry in moves["moves"]]
+    assert moves["ranked_by"] == evaluation["source"]
+    assert equities == sorted(equities, reverse=True)
+    assert moves["moves"][0]["difference"] == 0.0
+    assert [entry["rank"] for entry in moves["moves"]] == list(range(1, len(equities) + 1))
+
+
+@needs_race
+def test_race_report_text_has_the_evaluation_table():
+    out = run("analyze", RACE_31).stdout
+    assert "Evaluation (" in out and "Equity" in out
+    assert "ranked by" in out
+
+
+@needs_move_generation
+def test_render_draws_a_legal_play_as_arrows(tmp_path):
+    target = tmp_path / "b.svg"
+    assert run("render", EXAMPLE_XGID, "-o", str(target), "--arrows", "8/5 6/5").exit_code == 0
+    group = ET.fromstring(target.read_text()).find("{http://www.w3.org/2000/svg}g[@id='arrow-arrows']")
+    assert len(group) == 2
+
+
+@needs_move_generation
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ([EXAMPLE_XGID, "--arrows", "8/4 6/5"], "not a legal play of 3-1"),
+        ([OPENING_ID, "--arrows", "8/x"], "cannot read"),
+    ],
+)
+def test_render_refuses_an_illegal_or_garbled_play(tmp_path, args, fragment):
+    assert_bad_input(run("render", *args, "-o", str(tmp_path / "b.svg")), "--arrows", fragment)
+
+
+needs_race_and_cube = pytest.mark.skipif(
+    analysis._optional_module("race") is None or analysis._optional_module("cube") is None,
+    reason="race evaluation or the cube module not merged yet",
+)
+
+
+@needs_race_and_cube
+def test_race_before_the_roll_gets_cube_advice():
+    document = run_json("analyze", RACE_XGID)
+    cube = document["cube"]
+    assert cube["unit"] == "mwc"  # a 7-point match
+    assert cube["action"] in {"No double / take", "Double / take", "Double / pass", "Too good to double / pass",
+                              "Too good to double / take"}
+    out = run("analyze", RACE_XGID).stdout
+    assert "Cube decision (player on roll doubles; match winning chance)" in out
+    assert f"Proper cube action: {cube['action']}" in out
+    money = run_json("analyze", RACE_XGID.replace(":3:1:0:7:", ":0:0:0:0:"))["cube"]
+    assert money["unit"] == "money" and money["emg"] is None
+
+
+@needs_race_and_cube
+def test_contact_position_says_cube_advice_needs_an_evaluation(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    out = run("analyze", OPENING_ID).stdout
+    assert "Cube advice: not available yet in this build (needs an evaluation of this position)." in out
+
+
+# ----- cube -----------------------------------------------------------------------------
+
+
+@needs_race_and_cube
+def test_cube_command_with_given_probabilities_names_the_textbook_action():
+    """90% wins and no gammons in a money game is a double and a pass."""
+    document = run_json("cube", OPENING_ID, "--probabilities", "0.9,0,0,0,0")
+    assert document["evaluation"]["source"] == "given"
+    assert document["cube"]["action"] == "Double / pass"
+    assert document["cube"]["double_pass"] == 1.0
+    out = run("cube", OPENING_ID, "--probabilities", "0.9 0 0 0 0").stdout
+    assert "Proper cube action: Double / pass" in out
+    assert "Money game, cube centred" in out
+
+
+@needs_race_and_cube
+def test_cube_command_evaluates_races_itself_and_takes_match_options():
+    document = run_json("cube", RACE_XGID, "--match", "5", "--score", "0-3")
+    assert document["evaluation"]["source"] in ("race", "0-ply")
+    assert document["cube"]["unit"] == "mwc"
+    assert document["match"]["away"] == {"on_roll": 5, "opponent": 2}
+
+
+@needs_race_and_cube
+def test_cube_command_crawford_game_has_no_cube_action():
+    document = run_json("cube", OPENING_ID, "--match", "5", "--score", "4-2", "--crawford",
+                        "--probabilities", "0.7,0.2,0,0.1,0")
+    assert document["cube"]["abbreviation"] == "-"
+
+
+@needs_race_and_cube
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--probabilities", "0.5,0.6"], ["'--probabilities'", "five numbers"]),
+        (["--probabilities", "0.5,0.6,0,0,0"], ["--probabilities", "above win"]),
+        (["--probabilities", "1.5,0,0,0,0"], ["'--probabilities'"]),
+        (["--score", "1-1"], ["--score", "needs a match length"]),
+    ],
+)
+def test_cube_command_bad_input(args, fragments):
+    assert_bad_input(run("cube", OPENING_ID, *args), "bgengine cube:", *fragments)
+
+
+@needs_race_and_cube
+def test_cube_command_for_a_contact_position_needs_probabilities_without_the_evaluator(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    assert_bad_input(run("cube", OPENING_ID), "bgengine cube:", "needs an evaluation", "--probabilities")
+
+
+def test_cube_command_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("cube", finished.gnubg_id(), "--probabilities", "1,0,0,0,0"), "game is over")
+
+
+# ----- play -----------------------------------------------------------------------------
+
+
+def play(*args: str, typed: str):
+    return CliRunner().invoke(cli, ["play", *args], input=typed, prog_name="bgengine")
+
+
+def test_play_shows_the_board_and_stops_on_quit():
+    result = play("--seed", "1", typed="q\n")
+    assert result.exit_code == 0, result.stderr
+    assert "+13-14-15-16-17-18-+" in result.stdout
+    assert "Opening throw:" in result.stdout
+    assert result.stdout.rstrip().endswith("Stopped.")
+
+
+def test_play_refuses_an_illegal_move_and_asks_again():
+    result = play("--seed", "3", typed="24/23\nmoves\nq\n")
+    assert "Illegal move: 24/23 is not a legal play of 5-1" in result.stdout
+    assert "Legal plays: " in result.stdout
+
+
+def test_play_json_summarises_a_resigned_game_on_stdout():
+    result = play("--seed", "1", "--json", typed="resign gammon\n")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert "Opening throw:" in result.stderr  # the session goes to stderr with --json
+    assert document["finished"] is True
+    assert document["winner"] == "engine"
+    assert document["score"] == {"you": 0, "engine": 2}
+    assert document["games"] == [{"winner": "engine", "result": "gammon", "cube": 1, "points": 2}]
+
+
+def test_play_a_match_and_save_it_as_mat(tmp_path):
+    from bgengine import read_mat
+
+    target = tmp_path / "m.mat"
+    result = play("--seed", "1", "--match", "3", "--opponent", "random", "--name", "Ann", "--save", str(target),
+                  "--json", typed="resign\n" * 3)
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert document["score"] == {"you": 0, "engine": 3}
+    assert document["saved"] == str(target)
+    match = read_mat(target)
+    assert match.score == (0, 3)
+    assert match.is_over
+
+
+def test_play_save_needs_a_match(tmp_path):
+    assert_bad_input(play("--save", str(tmp_path / "x.mat"), typed=""), "bgengine play:", "--save", "--match")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [(["--seat", "2"], "'--seat'"), (["--opponent", "gnubg"], "'--opponent'"), (["--match", "-1"], "'--match'"),
+     (["--seed", "x"], "'--seed'"), (["--opponent", "random", "--plies", "1"], "--plies is for --opponent engine"),
+     (["--plies", "7"], "'--plies'")],
+)
+def test_play_bad_options(args, fragment):
+    assert_bad_input(play(*args, typed=""), fragment)
+
+
+def test_bench_times_every_capability_this_build_has():
+    names = [r["name"] for r in run_json("bench", "--seconds", "0.01")["results"]]
+    assert ("race evaluation (bear-off, 7 v 7)" in names) == (analysis._optional_module("race") is not None)
+    assert ("cube decision (money)" in names) == (analysis._optional_module("cube") is not None)
+    assert ("random self-play game" in names) == analysis.has_move_generation()
+    assert ("rollout, 72 trials (opening)" in names) == (analysis._optional_module("rollout") is not None)
+
+
+# ----- the evaluator --------------------------------------------------------------------
+
+needs_evaluator = pytest.mark.skipif(analysis._optional_module("evaluate") is None, reason="evaluator not merged yet")
+
+
+@needs_evaluator
+def test_contact_position_gets_an_evaluation_cube_advice_and_ranked_moves():
+    document = run_json("analyze", OPENING_ID)
+    assert document["evaluation"]["source"] == "0-ply"
+    probabilities = document["evaluation"]["probabilities"]
+    assert 0.3 < probabilities["win"] < 0.7  # the opening is close to even
+    assert document["cube"]["action"] == "No double / take"  # nobody doubles at the start
+    assert document["unavailable"] == [] or document["unavailable"] == ["rollout"]
+
+
+@needs_evaluator
+def test_plies_deepen_the_evaluation_and_the_move_ranking():
+    document = run_json("analyze", EXAMPLE_XGID, "--plies", "1")
+    assert document["evaluation"]["source"] == "1-ply"
+    moves = document["moves"]
+    assert moves["ranked_by"] == "1-ply" and moves["count"] == 16
+    searched = [entry for entry in moves["moves"] if entry["plies"] == 1]
+    assert searched and moves["moves"][0]["plies"] == 1  # the best candidates were searched deeper
+    assert moves["moves"][0]["difference"] == 0.0
+    assert all(entry["difference"] <= 0.0 for entry in moves["moves"])
+    out = run("analyze", EXAMPLE_XGID, "--plies", "1").stdout
+    assert "ranked by 1-ply cubeless equity" in out and "Ply" in out
+
+
+@needs_evaluator
+def test_moves_command_ranks_with_the_evaluator():
+    document = run_json("moves", OPENING_ID, "31", "--plies", "1")
+    equities = [entry["equity"] for entry in document["moves"]["moves"] if entry["plies"] == 1]
+    assert equities == sorted(equities, reverse=True)
+    assert_bad_input(run("moves", OPENING_ID, "31", "--plies", "9"), "'--plies'")
+
+
+@needs_evaluator
+def test_cube_command_evaluates_contact_positions():
+    document = run_json("cube", OPENING_ID)
+    assert document["evaluation"]["source"] == "0-ply"
+    assert document["cube"]["unit"] == "money"
+
+
+# ----- train ----------------------------------------------------------------------------
+
+needs_training = pytest.mark.skipif(analysis._optional_module("train") is None, reason="training not merged yet")
+TINY_RUN = ("--games", "40", "--eval-games", "10", "--eval-every", "20", "--hidden", "8", "--seed", "5")
+
+
+@needs_training
+def test_train_runs_seeded_and_reports_strength(tmp_path):
+    result = run("train", "--out", str(tmp_path / "a"), *TINY_RUN, "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate(document)
+    assert document["games"] == 40
+    assert document["settings"]["seed"] == 5 and document["settings"]["hidden"] == 8
+    assert [s["games_trained"] for s in document["strength"]] == [20, 40]
+    assert "vs PubEval" in result.stderr  # progress lines go to stderr with --json
+    assert (tmp_path / "a" / "latest.npz").exists()
+    again = json.loads(run("train", "--out", str(tmp_path / "b"), *TINY_RUN, "--json").stdout)
+    assert again["strength"] == document["strength"]  # same seed, same games, same strength
+
+
+@needs_training
+def test_train_resumes_from_a_checkpoint(tmp_path):
+    run("train", "--out", str(tmp_path), *TINY_RUN)
+    result = run("train", "--out", str(tmp_path), "--games", "60", "--eval-every", "20",
+                 "--resume", str(tmp_path / "latest.npz"), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 60
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [(["--games", "10"], "Missing option '--out'"), (["--out", "x", "--games", "0"], "'--games'"),
+     (["--out", "x", "--games", "5", "--lam", "2"], "'--lam'"),
+     (["--out", "x", "--games", "5", "--resume", "/nonexistent.npz"], "'--resume'")],
+)
+def test_train_bad_options(args, fragment):
+    assert_bad_input(run("train", *args), fragment)
+
+
+# ----- options not covered above ----------------------------------------------------------
+
+
+@needs_move_generation
+def test_dice_option_overrides_the_dice_of_the_position():
+    document = run_json("analyze", EXAMPLE_XGID, "--dice", "6-5")
+    assert document["dice"] == [6, 5]
+    moves = [entry["move"] for entry in document["moves"]["moves"]]
+    assert "24/13" in moves and "8/5 6/5" not in moves
+
+
+def test_no_crawford_clears_the_flag_of_the_position():
+    crawford_xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10"
+    assert run_json("analyze", crawford_xgid)["match"]["crawford"] is True
+    assert run_json("analyze", crawford_xgid, "--no-crawford")["match"]["crawford"] is False
+
+
+def test_render_of_the_crawford_game_has_no_cube(tmp_path):
+    target = tmp_path / "c.svg"
+    assert run("render", OPENING_ID, "-o", str(target), "--match", "5", "--score", "4-2", "--crawford").exit_code == 0
+    svg = target.read_text()
+    assert "5-point match  ·  Crawford" in svg
+    assert 'id="cube"' not in svg
+
+
+@needs_race
+def test_without_the_evaluator_races_are_evaluated_by_the_race_tables(monkeypatch):
+    build_without(monkeypatch, "evaluate")
+    document = run_json("analyze", RACE_31)
+    assert document["evaluation"]["source"] == "race"
+    assert document["moves"]["ranked_by"] == "race"
+    assert all(entry["plies"] is None for entry in document["moves"]["moves"])
+    assert run_json("analyze", OPENING_ID)["evaluation"] is None  # contact: nothing to say
+
+
+def test_embedding_programs_get_exceptions_instead_of_exits():
+    import click
+
+    with pytest.raises(click.BadParameter, match="10 fields"):
+        cli.main(["analyze", "XGID=nonsense"], standalone_mode=False)
+
+
+def test_play_against_the_engine_at_a_depth():
+    result = play("--seed", "4", "--plies", "1", "--json", typed="resign\n")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["opponent"] == "engine"
+    assert document["winner"] == "engine"
+    assert "bgengine" in result.stderr
+
+
+# ----- rollout --------------------------------------------------------------------------
+
+needs_rollouts = pytest.mark.skipif(analysis._optional_module("rollout") is None, reason="rollouts not merged yet")
+QUICK = ("--trials", "72", "--seed", "11")
+
+
+@needs_rollouts
+def test_rollout_of_the_position_with_its_errors_is_repeatable():
+    document = run_json("rollout", OPENING_ID, *QUICK)
+    rollout = document["rollout"]
+    result = rollout["result"]
+    assert rollout["moves"] is None and rollout["dice"] is None
+    assert rollout["settings"]["seed"] == 11 and rollout["settings"]["trials"] == 72
+    assert result["trials"] == 72
+    assert result["equity_standard_error"] > 0
+    low, high = result["equity_ci95"]
+    assert low < result["equity"] < high
+    assert run_json("rollout", OPENING_ID, *QUICK)["rollout"]["result"]["equity"] == result["equity"]
+    out = run("rollout", OPENING_ID, *QUICK).stdout
+    assert "Rollout (cubeless, player on roll before the roll)" in out
+    assert "72 trials in" in out and "repeat with --seed 11" in out
+
+
+@needs_rollouts
+def test_rollout_without_a_seed_draws_one_and_says_it():
+    document = run_json("rollout", OPENING_ID, "--trials", "72")
+    seed = document["rollout"]["settings"]["seed"]
+    again = run_json("rollout", OPENING_ID, "--trials", "72", "--seed", str(seed))
+    first, second = document["rollout"]["result"], again["rollout"]["result"]
+    assert {**first, "seconds": 0} == {**second, "seconds": 0}  # all but the time taken
+
+
+@needs_rollouts
+def test_rollout_of_plays_ranks_the_candidates_with_common_dice():
+    document = run_json("rollout", EXAMPLE_XGID, *QUICK, "--candidates", "2")
+    plays = document["rollout"]["moves"]
+    assert document["rollout"]["dice"] == [3, 1]
+    assert [p["rank"] for p in plays] == [1, 2]
+    assert plays[0]["difference"] == 0.0 and plays[1]["difference"] <= 0.0
+    chosen = run_json("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "24/20", "--move", "13/9")
+    assert sorted(p["move"] for p in chosen["rollout"]["moves"]) == ["13/9", "24/20"]
+    out = run("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "8/5 6/5").stdout
+    assert "Rollout of the plays of 31" in out and "8/5 6/5" in out
+
+
+@needs_rollouts
+def test_rollout_options_reach_the_settings():
+    document = run_json("rollout", OPENING_ID, *QUICK, "--cubeful", "--truncate", "10", "--no-variance-reduction",
+                        "--no-quasi-random", "--target-se", "0.5")
+    settings = document["rollout"]["settings"]
+    assert settings["cubeful"] is True and settings["truncate_plies"] == 10
+    assert settings["variance_reduction"] is False and settings["quasi_random"] is False
+    assert settings["target_standard_error"] == 0.5
+    result = document["rollout"]["result"]
+    assert result["cubeful_equity"] is not None and result["cubeful_unit"]
+    assert result["trials"] <= 72  # the stop rule may end it early
+
+
+@needs_rollouts
+def test_analyze_with_rollout_adds_the_rollout_to_the_report():
+    document = run_json("analyze", OPENING_ID, "--rollout", "72", "--seed", "11")
+    assert document["rollout"]["result"]["trials"] == 72
+    with_dice = run_json("analyze", EXAMPLE_XGID, "--rollout", "72", "--seed", "11")
+    assert len(with_dice["rollout"]["moves"]) == 5  # the five best plays
+    assert run_json("analyze", OPENING_ID)["rollout"] is None
+    assert "repeat with --seed 11" in run("analyze", OPENING_ID, "--rollout", "72", "--seed", "11").stdout
+
+
+@needs_rollouts
+def test_rollout_reports_progress_per_candidate():
+    from bgengine.rollout_report import make_settings, run_rollout
+
+    calls = []
+    report = run_rollout(Position.initial(), MatchState(), make_settings(144, seed=2, block_size=72), dice=(3, 1),
+                         moves=["8/5 6/5", "24/20"], progress=lambda label, done, total, estimate: calls.append(
+                             (label, done, total)))
+    assert [play.move for play in sorted(report.plays, key=lambda p: p.move)] == ["24/20", "8/5 6/5"]
+    assert calls == [("8/5 6/5 (1/2)", 72, 144), ("8/5 6/5 (1/2)", 144, 144), ("24/20 (2/2)", 72, 144),
+                     ("24/20 (2/2)", 144, 144)]
+
+
+@needs_rollouts
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        ([OPENING_ID, "--move", "24/20"], ["--move", "need dice"]),
+        ([OPENING_ID, "--dice", "31", "--move", "24/18"], ["--move", "not a legal play"]),
+        ([OPENING_ID, "--trials", "0"], ["'--trials'"]),
+        ([OPENING_ID, "--target-se", "0"], ["'--target-se'"]),
+        ([OPENING_ID, "--truncate", "0"], ["'--truncate'"]),
+        ([OPENING_ID, "--seed", "-3"], ["'--seed'"]),
+        (["nonsense"], ["'POSITION'"]),
+    ],
+)
+def test_rollout_bad_input(args, fragments):
+    assert_bad_input(run("rollout", *args), "bgengine rollout:", *fragments)
+
+
+def test_rollout_refuses_a_finished_game():
+    finished = Position.from_points({}, {1: 15})
+    assert_bad_input(run("rollout", finished.gnubg_id()), "nothing to roll out")
+
+
+def test_the_examples_in_the_help_run(tmp_path, monkeypatch):
+    from bgengine.cli import _EXAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    import shlex
+
+    commands = [shlex.split(line.strip())[1:] for line in _EXAMPLES.splitlines() if line.strip().startswith("bgengine")]
+    assert len(commands) == 7
+    for args in commands:
+        if args[0] in ("play", "rollout"):
+            continue  # interactive, or long: covered above
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert (tmp_path / "board.svg").exists()
+
+
+@needs_move_generation
+def test_analyze_svg_draws_the_best_play(tmp_path):
+    target = tmp_path / "a.svg"
+    document = run_json("analyze", EXAMPLE_XGID, "--svg", str(target))
+    assert document["svg"] == str(target)
+    root = ET.fromstring(target.read_text())
+    arrows = root.find("{http://www.w3.org/2000/svg}g[@id='arrow-arrows']")
+    assert (arrows is not None and len(arrows) >= 1) == (document["moves"]["ranked_by"] is not None)
+    assert run_json("analyze", OPENING_ID)["svg"] is None
+    assert_bad_input(run("analyze", OPENING_ID, "--svg", str(tmp_path / "no" / "a.svg")), "--svg", "cannot write")
+
+
+@pytest.mark.parametrize("opponent", ["pubeval", "heuristic", "random"])
+def test_play_against_each_opponent(opponent):
+    result = play("--seed", "4", "--opponent", opponent, "--json", typed="resign\n")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["opponent"] == opponent
+    assert f"bgengine ({opponent})" in result.stderr

@@ -1,0 +1,67 @@
+"""The cube-advised agent: doubles, takes and passes by cube_decision in play."""
+
+from bgengine import CubeAction, MatchState, Position, cube_decision
+from bgengine.actions import Double, Pass
+from bgengine.agents import CubeQuestion, HeuristicAgent, RandomAgent
+from bgengine.cube_agent import CubeAdvisedAgent
+from bgengine.game import Game
+from bgengine.selfplay import finish_game, play_game
+
+# The player on roll bears off in one roll; the opponent has borne off 12 (no gammon).
+SURE_WIN = Position.from_points({1: 2}, opponent={6: 2, 5: 1})
+# The same, but the opponent has borne off nothing: playing on wins a gammon.
+SURE_GAMMON = Position.from_points({1: 2}, opponent={6: 5, 5: 5, 4: 5})
+
+
+class FixedEvaluator:
+    def __init__(self, probabilities):
+        self.probabilities = probabilities
+
+    def evaluate(self, position):
+        return self.probabilities
+
+
+def test_doubles_and_passes_a_sure_win_in_a_bearoff():
+    agent = CubeAdvisedAgent(HeuristicAgent())
+    assert cube_decision(SURE_WIN).action is CubeAction.DOUBLE_PASS
+    assert agent.cube_decision(SURE_WIN, MatchState(), CubeQuestion.DOUBLE) is True
+    offered = MatchState(double_offered=True)
+    assert agent.cube_decision(SURE_WIN, offered, CubeQuestion.TAKE) is False
+
+
+def test_plays_on_for_a_sure_gammon():
+    agent = CubeAdvisedAgent(HeuristicAgent())
+    assert cube_decision(SURE_GAMMON).action is CubeAction.TOO_GOOD_PASS
+    assert agent.cube_decision(SURE_GAMMON, MatchState(), CubeQuestion.DOUBLE) is False
+
+
+def test_contact_positions_without_evaluator_fall_back_to_the_wrapped_agent():
+    agent = CubeAdvisedAgent(HeuristicAgent())  # the heuristic agent never doubles, always takes
+    assert agent.cube_decision(Position.initial(), MatchState(), CubeQuestion.DOUBLE) is False
+    assert agent.cube_decision(Position.initial(), MatchState(double_offered=True), CubeQuestion.TAKE) is True
+
+
+def test_an_evaluator_drives_contact_cube_decisions():
+    agent = CubeAdvisedAgent(HeuristicAgent(), FixedEvaluator([0.72, 0.0, 0.0, 0.0, 0.0]))
+    assert agent.cube_decision(Position.initial(), MatchState(), CubeQuestion.DOUBLE) is True
+    assert agent.cube_decision(Position.initial(), MatchState(double_offered=True), CubeQuestion.TAKE) is True
+
+
+def test_no_double_in_the_crawford_game():
+    agent = CubeAdvisedAgent(HeuristicAgent())
+    crawford = MatchState(match_length=5, score=(4, 0), crawford=True)
+    assert agent.cube_decision(SURE_WIN, crawford, CubeQuestion.DOUBLE) is False
+
+
+def test_a_game_from_a_won_bearoff_ends_with_double_and_pass():
+    game = Game(MatchState(), SURE_WIN)
+    agents = (CubeAdvisedAgent(HeuristicAgent()), CubeAdvisedAgent(HeuristicAgent()))
+    finish_game(game, agents, dice=None)  # no dice are rolled: the cube ends the game
+    assert [type(action) for action in game.actions] == [Double, Pass]
+    assert game.outcome.winner == 0 and game.outcome.points == 1
+
+
+def test_self_play_with_cube_advice_finishes():
+    agents = [CubeAdvisedAgent(RandomAgent(seed)) for seed in (1, 2)]
+    game = play_game(*agents, seed=7)
+    assert game.is_over and game.outcome.cube_value <= 64
