@@ -2,8 +2,9 @@
 error per second, on one thread with and without variance reduction, and on two threads.
 
 Run: ``nice python -m pytest benchmarks/bench_rollout.py --benchmark-enable``.
-Set ``BGENGINE_BENCH_EVALUATOR=pipcount`` to time the pip-count test evaluator instead of
-the default (the network when it is wired in). Each benchmark first checks the exact
+The default evaluator is the shipped network with race tables
+(``bgengine.evaluate.default_evaluator``); ``BGENGINE_BENCH_EVALUATOR=pipcount`` times the
+pip-count test evaluator instead. Each benchmark first checks the exact
 trial count and that the seeded result repeats bit for bit, so a faster wrong answer
 cannot pass. Rates land in each benchmark's ``extra_info``.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import time
 
 import pytest
 
@@ -22,6 +24,7 @@ from bgengine.rollout import RolloutResult, RolloutSettings, default_kernel_eval
 OPENING = Position.initial()
 PLAIN = RolloutSettings(trials=1296, seed=11, variance_reduction=False, block_size=72)
 REDUCED = RolloutSettings(trials=144, seed=11, variance_reduction=True, block_size=12)
+CUBEFUL = RolloutSettings(trials=288, seed=11, variance_reduction=False, block_size=24, cubeful=True)
 
 
 @pytest.fixture(scope="module")
@@ -46,11 +49,19 @@ def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: 
         reference.equity_standard_error,
     )
     seconds = benchmark.stats.stats.median
+    cpu_started = time.process_time()
+    run(settings, evaluator, workers)
+    cpu_seconds = time.process_time() - cpu_started
+    # CPU time over all threads: games per core-second, immune to other load on the machine.
+    benchmark.extra_info["games_per_cpu_second"] = round(settings.trials / cpu_seconds, 1)
     benchmark.extra_info["evaluator"] = type(evaluator).__name__
     benchmark.extra_info["games_per_second"] = round(settings.trials / seconds, 1)
     benchmark.extra_info["equity_standard_error"] = round(result.equity_standard_error, 5)
-    # SE scales as 1/sqrt(time): the SE reached in one second of rolling out.
-    benchmark.extra_info["standard_error_after_1s"] = round(result.equity_standard_error * (seconds ** 0.5), 5)
+    # SE scales as 1/sqrt(time): the SE reached after one second (wall) and one core-second.
+    benchmark.extra_info["standard_error_after_1s"] = round(result.equity_standard_error * seconds**0.5, 5)
+    benchmark.extra_info["standard_error_after_1_cpu_second"] = round(
+        result.equity_standard_error * cpu_seconds**0.5, 5
+    )
     benchmark.extra_info["average_plies"] = round(result.average_plies, 2)
 
 
@@ -68,3 +79,7 @@ def test_opening_games_per_second_two_threads(benchmark, evaluator):
 
 def test_opening_games_per_second_two_threads_variance_reduction(benchmark, evaluator):
     checked_benchmark(benchmark, REDUCED, evaluator, 2)
+
+
+def test_opening_cubeful_money_games_per_second_one_thread(benchmark, evaluator):
+    checked_benchmark(benchmark, CUBEFUL, evaluator, 1)

@@ -38,6 +38,39 @@ def probabilities_of(result):
     return (result.probabilities, result.probability_standard_errors, result.equity, result.equity_standard_error)
 
 
+# ----- evaluators --------------------------------------------------------------------
+
+
+def test_kernel_network_evaluator_matches_bgengine_evaluate_at_0_ply():
+    from bgengine.evaluate import default_evaluator
+
+    evaluator = default_evaluator()
+    kernel = default_kernel_evaluator()
+    for position in (CONTACT, BEAROFF, Position.from_points({12: 3, 6: 5, 3: 4}, {10: 2, 5: 5, 4: 5})):
+        np.testing.assert_array_equal(kernel.evaluate_board(position.to_bytes()), evaluator.evaluate(position))
+
+
+@pytest.mark.parametrize("position", [CONTACT, Position.from_points({12: 3, 6: 5, 3: 4}, {10: 2, 5: 5, 4: 5})])
+def test_network_and_race_tables_are_safe_to_share_between_threads(position):
+    settings = RolloutSettings(trials=32, seed=3, block_size=2, variance_reduction=False)
+    evaluator = default_kernel_evaluator()
+    results = []
+    for workers in (1, 2, 16):
+        with cf.ThreadPoolExecutor(workers) as pool:
+            results.append(probabilities_of(rollout(position, settings=settings, evaluator=evaluator, executor=pool)))
+    assert results[0] == results[1] == results[2]
+
+
+def test_network_evaluator_rolls_out_the_same_in_another_process():
+    from bgengine.evaluate import default_evaluator
+
+    settings = dataclasses.replace(FAST, trials=8, block_size=4)
+    reference = rollout(CONTACT, settings=settings, evaluator=default_evaluator())
+    with cf.ProcessPoolExecutor(1) as pool:
+        result = rollout(CONTACT, settings=settings, evaluator=default_evaluator(), executor=pool)
+    assert probabilities_of(result) == probabilities_of(reference)
+
+
 # ----- reproducibility ---------------------------------------------------------------
 
 
@@ -292,12 +325,27 @@ def test_cube_is_offered_only_by_a_player_who_has_access_to_it():
         assert cube_value * 2 <= 64
 
 
-def test_the_root_never_doubles_before_its_first_roll():
-    _, calls = play_with_referee(MatchState(), trials=12)
-    first_decisions = [c for c in calls if c[2]]
-    assert all(c for c in first_decisions)  # decisions by the root come only after ply 0
-    outcome, _ = play_with_referee(MatchState(), trials=1)
-    assert outcome.plies >= 1
+def test_the_root_never_doubles_before_its_first_roll_in_a_rollout():
+    # Truncated after one ply: the only cube decision could be the root's before rolling.
+    calls = []
+    task = template(trials=12, quasi_random=False, truncate_plies=1, referee=RecordingReferee(MatchState(), calls))
+    play_block(task)
+    assert calls == []
+
+
+def test_after_a_move_the_next_player_may_double_at_once():
+    calls = []
+    referee = RecordingReferee(MatchState(), calls)
+    object.__setattr__(referee, "root_may_double", True)
+    play_block(template(trials=12, quasi_random=False, truncate_plies=1, referee=referee))
+    assert len(calls) == 12 and all(mover_is_root for _, _, mover_is_root, _ in calls)
+
+
+def test_rollout_moves_cubeful_gives_each_play_its_cubeful_value():
+    position = Position.from_points({2: 1, 1: 1}, {1: 1})
+    settings = RolloutSettings(trials=24, seed=1, block_size=24, cubeful=True, bearoff_tables=False)
+    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT)
+    assert [r.cubeful_equity for _, r in ranked] == [1.0, -1.0]
 
 
 def test_crawford_game_never_turns_the_cube():
@@ -329,6 +377,14 @@ def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
     assert result.cubeful_equity == 3.0
 
 
+def test_jacoby_rule_counts_gammons_as_single_games_while_the_cube_is_centred():
+    position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
+    settings = RolloutSettings(trials=12, seed=1, cubeful=True, bearoff_tables=False)
+    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT)
+    assert result.cubeful_equity == 1.0
+    assert result.equity == 3.0  # the cubeless result still counts the backgammon
+
+
 # ----- stop rules, progress, results ------------------------------------------------------------------
 
 
@@ -340,6 +396,12 @@ def test_target_standard_error_stops_early_the_same_way_for_any_workers():
     assert a.trials < 2000 and a.trials % 24 == 0
     assert a.equity_standard_error <= 0.2
     assert probabilities_of(a) == probabilities_of(b) and a.trials == b.trials
+
+
+def test_one_block_in_flight_gives_the_same_answer():
+    reference = rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT)
+    result = rollout(CONTACT, settings=dataclasses.replace(FAST, max_pending_blocks=1), evaluator=PIP_COUNT)
+    assert probabilities_of(result) == probabilities_of(reference)
 
 
 def test_progress_reports_every_block_in_order():
@@ -406,6 +468,7 @@ def test_rollout_moves_accepts_move_text_and_refuses_illegal_plays():
         ({"min_trials": 1}, "min_trials"),
         ({"cube_efficiency": 1.5}, "cube_efficiency"),
         ({"max_retries": -1}, "max_retries"),
+        ({"max_pending_blocks": 0}, "max_pending_blocks"),
     ],
 )
 def test_invalid_settings_raise_a_clear_typed_error(changes, message):

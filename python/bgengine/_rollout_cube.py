@@ -29,11 +29,14 @@ class CubeReferee:
     """Cube decisions and game values for the kernel, for one game's match state.
 
     Owners passed in and out are relative: +1 the player on roll (or the root, in
-    ``initial_cube``), -1 the other side, 0 centred.
+    ``initial_cube``), -1 the other side, 0 centred. ``rollout`` values the root's
+    "no double" (the root does not double before its first roll); ``rollout_moves``
+    rolls out positions after a move, where the next player may double at once.
     """
 
     match: MatchState
     efficiency: float | None = None
+    root_may_double: bool = False  # True after a move: the next player may double at once
 
     @property
     def unit(self) -> str:
@@ -63,8 +66,12 @@ class CubeReferee:
         )
         return _ACTION_CODES.get(decision.action, NO_DOUBLE)
 
-    def finished_value(self, root_points: int) -> float:
-        """Value for the root of a game the root won (> 0) or lost (< 0) by that many points."""
+    def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
+        """Value for the root of a game it won (> 0) or lost (< 0) as a single (1), gammon (2)
+        or backgammon (3) at this cube; under the Jacoby rule a centred cube's gammons count 1."""
+        if self.match.jacoby and centred:
+            root_result = 1 if root_result > 0 else -1
+        root_points = root_result * cube_value
         if self.match.is_money:
             return root_points / self.match.cube_value
         score = MatchScore.from_match_state(self.match)

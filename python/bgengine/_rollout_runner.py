@@ -156,18 +156,20 @@ def run_blocks(
     executor: cf.Executor | None,
     width: int,
     max_retries: int,
+    max_pending: int | None,
     after_block: Callable[[Accumulator], bool],
 ) -> Accumulator:
     """Play ``tasks`` on ``executor`` (a thread pool on all cores when None).
 
     Blocks are reduced strictly in index order; ``after_block`` is called after each and
-    returns True to stop (only blocks before that point count). A block whose future fails
-    is resubmitted up to ``max_retries`` times; a block is never counted twice.
+    returns True to stop (only blocks before that point count). At most ``max_pending``
+    blocks are in flight (None: four per core). A block whose future fails is resubmitted
+    up to ``max_retries`` times; a block is never counted twice.
     """
     if executor is None:
         with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            return run_blocks(tasks, pool, width, max_retries, after_block)
-    in_flight_limit = 4 * (os.cpu_count() or 1)
+            return run_blocks(tasks, pool, width, max_retries, max_pending, after_block)
+    in_flight_limit = max_pending or 4 * (os.cpu_count() or 1)
     total = Accumulator(width)
     pending: dict[cf.Future[BlockOutcome], int] = {}
     arrived: dict[int, BlockOutcome] = {}

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bgcore import _policy
+from bgcore import _nn, _policy
 
 from ._rollout_cube import MONEY_UNIT, MWC_UNIT, CubeReferee
 from ._rollout_runner import Accumulator, BlockTask, block_tasks, run_blocks
@@ -58,6 +58,8 @@ class RolloutSettings:
     drop_z: see ``drop_clearly_worse``.
     block_size: trials per block of work (the unit shipped to a worker and of the stop rule).
     max_retries: times a failed block (a lost worker) is resubmitted before giving up.
+    max_pending_blocks: blocks submitted but not yet reduced, at most; None is four per
+        local core (raise it to keep a large cluster busy). Never changes the result.
     """
 
     trials: int = 1296
@@ -74,6 +76,7 @@ class RolloutSettings:
     drop_z: float = 3.0
     block_size: int = 72
     max_retries: int = 3
+    max_pending_blocks: int | None = None
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -109,6 +112,10 @@ class RolloutSettings:
             return f"block_size must be a whole number >= 1, got {self.block_size!r}"
         if not _is_int(self.max_retries) or self.max_retries < 0:
             return f"max_retries must be a whole number >= 0, got {self.max_retries!r}"
+        if self.max_pending_blocks is not None and (
+            not _is_int(self.max_pending_blocks) or self.max_pending_blocks < 1
+        ):
+            return f"max_pending_blocks must be a whole number >= 1 or None, got {self.max_pending_blocks!r}"
         return None
 
 
@@ -249,7 +256,7 @@ def rollout_moves(
     if settings.drop_clearly_worse and len(candidates) > 1 and settings.min_trials < settings.trials:
         first_stage = replace(settings, trials=settings.min_trials, target_standard_error=None)
     results = [
-        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False), first_stage, executor, progress)
+        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False, True), first_stage, executor, progress)
         .flipped()
         for c in candidates
     ]
@@ -257,7 +264,7 @@ def rollout_moves(
         best = max(results, key=_decisive_equity)
         for i, (candidate, result) in enumerate(zip(candidates, results)):
             if result is best or not _clearly_worse(result, best, settings.drop_z):
-                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False)
+                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False, True)
                 results[i] = _run(task, settings, executor, progress).flipped()
             else:
                 results[i] = replace(result, dropped=True)
@@ -288,7 +295,7 @@ def _run(
         return bool(errors[6 if cubeful else 5] <= target)
 
     tasks = list(block_tasks(template, settings.trials, settings.block_size))
-    total = run_blocks(tasks, executor, 7, settings.max_retries, after_block)
+    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
     return summary(total)
 
 
@@ -317,10 +324,11 @@ def _block_template(
     settings: RolloutSettings,
     evaluator: Any,
     opening: bool,
+    root_may_double: bool = False,
 ) -> BlockTask:
     referee = None
     if settings.cubeful:
-        referee = CubeReferee(match, settings.cube_efficiency)
+        referee = CubeReferee(match, settings.cube_efficiency, root_may_double=root_may_double)
     assert settings.seed is not None
     return BlockTask(
         index=0,
@@ -345,6 +353,9 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
         return default_kernel_evaluator()
     if isinstance(evaluator, _policy.CEvaluator):
         return evaluator
+    network = getattr(evaluator, "network", None)
+    if isinstance(network, _nn.NeuralNet):
+        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
     adapt = getattr(evaluator, "c_evaluator", None)
     if callable(adapt):
         adapted = adapt()
@@ -352,19 +363,32 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
             return adapted
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
-        f" (bgcore._policy.CEvaluator, or an object with c_evaluator()); got {type(evaluator).__name__}"
+        f" (bgcore._policy.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
+        f" got {type(evaluator).__name__}"
     )
 
 
-def default_kernel_evaluator() -> _policy.CEvaluator:
-    """The evaluator rollouts use when none is given: race tables for races, and for
-    contact positions the pip-count heuristic until the network evaluator is wired in."""
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _policy.CEvaluator:
+    """The network as the kernel's evaluator; race positions from the race tables when asked
+    (as ``bgengine.evaluate.NetworkEvaluator`` does at 0-ply)."""
+    from bgcore._nn_policy import NetworkCEvaluator
     from bgcore._race_policy import RaceOrContactEvaluator
 
     from .bearoff import install_tables
 
+    kernel_evaluator = NetworkCEvaluator(network)
+    if not race_tables:
+        return kernel_evaluator
     install_tables()
-    return RaceOrContactEvaluator(_policy.PipCountEvaluator())
+    return RaceOrContactEvaluator(kernel_evaluator)
+
+
+def default_kernel_evaluator() -> _policy.CEvaluator:
+    """The evaluator rollouts use when none is given: ``bgengine.evaluate.default_evaluator()``
+    (the shipped network, race tables for races)."""
+    from .evaluate import default_evaluator
+
+    return _kernel_evaluator(default_evaluator())
 
 
 def _oracle(settings: RolloutSettings) -> _policy.COracle:
@@ -440,7 +464,9 @@ def _with_seed(settings: RolloutSettings) -> RolloutSettings:
     """The settings with the seed actually used (a fresh one when None)."""
     if settings.seed is not None:
         return settings
-    return replace(settings, seed=int(np.random.SeedSequence().entropy))
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)  # a fresh SeedSequence draws one 128-bit integer
+    return replace(settings, seed=entropy)
 
 
 def _decisive_equity(result: RolloutResult) -> float:
@@ -478,4 +504,11 @@ def _is_real(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-__all__ = ["RolloutResult", "RolloutSettings", "rollout", "rollout_moves", "default_kernel_evaluator"]
+__all__ = [
+    "RolloutResult",
+    "RolloutSettings",
+    "default_kernel_evaluator",
+    "network_kernel_evaluator",
+    "rollout",
+    "rollout_moves",
+]

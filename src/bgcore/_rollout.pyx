@@ -42,6 +42,7 @@ cdef struct Kernel:
     int truncate_plies          # 0: play to the end
     bint variance_reduction
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
+    bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
 
@@ -65,13 +66,17 @@ cdef int random_roll(bitgen_t* rng, bint no_doubles) noexcept nogil:
 
 cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
                    checker_t* chosen, float* chosen5) noexcept nogil:
-    """Play the roll with the 0-ply policy: the chosen child (next player's view) and its
-    5-vector from the next player's view. Returns -1 if move generation failed."""
+    """Play the roll with the 0-ply policy: the chosen child (next player's view) and, unless
+    chosen5 is NULL, its 5-vector from the next player's view. Returns -1 if move
+    generation failed."""
     cdef int n = legal_children(board, die1, die2, k.children, MAX_CHILDREN)
     cdef int i, best = 0
     cdef double value, best_value = 1e30
     if n < 1:
         return -1
+    if n == 1 and chosen5 == NULL:         # a forced play: nothing to choose or to value
+        memcpy(chosen, k.children, NUM_SLOTS)
+        return 0
     k.evaluator.evaluate(k.evaluator.context, k.children, n, k.children5)
     for i in range(n):
         finished_probabilities(k.children + i * NUM_SLOTS, k.children5 + 5 * i)
@@ -80,7 +85,8 @@ cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
             best_value = value
             best = i
     memcpy(chosen, k.children + best * NUM_SLOTS, NUM_SLOTS)
-    memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
+    if chosen5 != NULL:
+        memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
     return 0
 
 
@@ -165,7 +171,7 @@ cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint m
         action = ref.decide((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
                             cube.value, cube.owner * mover, mover_is_root)
         if action == DOUBLE_PASS:
-            cubeful[0] = ref.finished_value(mover * cube.value)
+            cubeful[0] = ref.finished_value(mover, cube.value, cube.owner == 0)
             return 1
         if action == DOUBLE_TAKE or action == DOUBLE_BEAVER:
             cube.value *= 2 if action == DOUBLE_TAKE else 4
@@ -185,7 +191,7 @@ cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
         ref = <object>referee
         if exact_end:
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
-            cubeful[0] = ref.finished_value(mover * points * cube.value)
+            cubeful[0] = ref.finished_value(mover * points, cube.value, cube.owner == 0)
         else:
             cubeful[0] = ref.position_value((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
                                             cube.value, cube.owner * mover, mover_is_root)
@@ -203,7 +209,6 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
     cdef float mover5[5]
     cdef float root5[5]
     cdef float luck5[5]
-    cdef float child5[5]
     cdef double luck_total[5]
     cdef double equity_luck, cubeful = 0.0
     cdef int ply = 0, random_rolls = 0, roll, j
@@ -222,13 +227,13 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if k.truncate_plies > 0 and ply >= k.truncate_plies:
                 k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
                 break
-            if cube.enabled and ply > 0:
+            if cube.enabled and (ply > 0 or k.root_may_double):
                 k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
                 if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
                     break
         if ply == 0 and dice_given:
-            if play_best(k, board, first_die1, first_die2, next_board, child5) < 0:
+            if play_best(k, board, first_die1, first_die2, next_board, NULL) < 0:
                 return move_generation_failed()
         else:
             no_doubles = first_roll_no_doubles and random_rolls == 0
@@ -247,7 +252,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
                 equity_luck = (luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3]
                                - luck_total[4]) - equity_luck
                 cube.luck_total += cube.luck_scale * equity_luck
-            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, child5) < 0:
+            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, NULL) < 0:
                 return move_generation_failed()
         memcpy(board, next_board, NUM_SLOTS)
         mover_is_root = not mover_is_root
@@ -312,6 +317,7 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.truncate_plies = truncate_plies
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
+    k.root_may_double = referee is not None and referee.root_may_double
     k.children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS * sizeof(checker_t))
     k.children5 = <float*>malloc(MAX_CHILDREN * 5 * sizeof(float))
     if k.children == NULL or k.children5 == NULL:
