@@ -24,6 +24,10 @@ from .position import Phase, Position
 from .probabilities import GameProbabilities
 
 
+#: Deepest lookahead for the cubeless probabilities (as ``bgengine.evaluate``).
+MAX_PLIES = 3
+
+
 class Evaluator(Protocol):
     """Anything that gives cubeless probabilities of a position (the player on roll's view)."""
 
@@ -122,6 +126,12 @@ class CubeDecision:
     match: MatchState
     note: str = ""
     emg_reference: tuple[float, float] | None = None  # MWC after winning, losing the cube
+    plies: int = 0  # depth of the cubeless probabilities (0 for rollouts and given ones)
+    no_double_se: float | None = None  # standard errors of rollout equities (None: not rolled out)
+    double_take_se: float | None = None
+    double_beaver_se: float | None = None
+    trials: int | None = None  # rollout trials of each line (None: no rollout)
+    rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
 
     def to_emg(self) -> CubeDecision:
         """The same decision with match winning chances rescaled to normalised money equity."""
@@ -158,22 +168,33 @@ class CubeDecision:
             double_beaver=maybe_emg(self.double_beaver),
             errors=errors,
             unit=EquityUnit.EMG,
+            no_double_se=maybe_scaled(self.no_double_se),
+            double_take_se=maybe_scaled(self.double_take_se),
+            double_beaver_se=maybe_scaled(self.double_beaver_se),
         )
+
+    @property
+    def source(self) -> str:
+        """Where the equities come from, in words (model, depth, or rollout with 95% intervals)."""
+        if self.trials is not None:
+            return f"cubeful rollout, {self.trials} trials per line (± is 95%)"
+        return f"{self.plies}-ply cubeless probabilities, cube efficiency {self.cube_efficiency:.3f}"
 
     def __str__(self) -> str:
         lines = [f"Proper cube action: {self.action}" + (f" ({self.note})" if self.note else "")]
         best = self.no_double if self.errors is None else self.no_double + self.errors.doubler_no_double
-        for label, value in (
-            ("No double", self.no_double),
-            ("Double/Take", self.double_take),
-            ("Double/Pass", self.double_pass),
-            ("Double/Beaver", self.double_beaver),
+        for label, value, error in (
+            ("No double", self.no_double, self.no_double_se),
+            ("Double/Take", self.double_take, self.double_take_se),
+            ("Double/Pass", self.double_pass, None),
+            ("Double/Beaver", self.double_beaver, self.double_beaver_se),
         ):
             if value is not None:
-                lines.append(f"  {label:<14}{value:+.4f} ({value - best:+.4f})")
+                spread = "" if error is None else f" ± {1.96 * error:.4f}"
+                lines.append(f"  {label:<14}{value:+.4f} ({value - best:+.4f}){spread}")
         if self.take_point is not None:
             lines.append(f"  Take point {self.take_point:.1%}, cash point {self.cash_point:.1%}")
-        lines.append(f"  Unit: {self.unit.value}; cube efficiency {self.cube_efficiency:.3f}")
+        lines.append(f"  Unit: {self.unit.value}; {self.source}")
         return "\n".join(lines)
 
 
@@ -191,20 +212,15 @@ def cube_decision(
     """The cube decision of the player on roll of ``position`` at ``match`` (money by default).
 
     Probabilities come from ``probabilities`` (the 5-vector, player on roll's view) or from
-    ``evaluator.evaluate(position)``; without either, races and bear-offs are evaluated
-    by ``bgengine.race`` while contact positions need an evaluator. In money play, a
-    position in the two-sided bear-off table gets its exact cubeful equities (unless
-    probabilities are given, or beavers are on). The cube efficiency comes from the
-    position's type unless given (contact's 0.68 when there is no position). Match
-    decisions are in MWC (``.to_emg()`` rescales), money decisions per current cube. Only
-    0-ply is available until n-ply evaluation lands; rollouts are not available yet.
+    ``bgengine.evaluate(position, plies, evaluator=...)``: ``plies`` 1..3 give n-ply
+    cubeless probabilities put through the same cube model (Janowski / MET interpolation),
+    not a cubeful n-ply search. At 0 plies without an evaluator, races and bear-offs use
+    ``bgengine.race``, contact positions the engine's network. In money play a position
+    in the two-sided bear-off table gets exact cubeful equities (unless probabilities are
+    given, or beavers are on). ``rollout=RolloutSettings(...)`` rolls out No double and
+    Double/Take cubeful instead (see ``cube_rollout``). Match decisions are in MWC
+    (``.to_emg()`` rescales), money decisions per current cube.
     """
-    if rollout is not None:
-        raise NotImplementedError("cubeful rollouts are not available yet (they come with rollouts)")
-    if plies != 0:
-        raise NotImplementedError(
-            f"{plies}-ply cube decisions need n-ply evaluation, which is not available yet; use plies=0"
-        )
     match = match if match is not None else MatchState()
     if not isinstance(match, MatchState):
         raise InvalidCubeSettingsError(f"match must be a MatchState, got {type(match).__name__}")
@@ -212,39 +228,64 @@ def cube_decision(
         raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
     if position is not None and position.phase is Phase.OVER:
         raise InvalidPositionError("the game is over: there is no cube decision")
-    chances = _probabilities(position, evaluator, probabilities)
+    plies = _checked_plies(plies, probabilities, rollout)
     efficiency = _efficiency(position, cube_efficiency)
+    if rollout is not None:
+        from .cube_rollout import rollout_decision
+
+        if position is None:
+            raise InvalidCubeSettingsError("a rollout needs a position")
+        return rollout_decision(position, match, rollout, evaluator, met, efficiency)
+    chances = _probabilities(position, evaluator, probabilities, plies)
     if match.is_money:
         owner = relative_owner(match)
         exact = None
         if position is not None and probabilities is None:
             exact = exact_money_doubling_functions(position, match, owner)
         functions = exact or money_doubling_functions(chances, match, owner, efficiency)
-        return _decision(functions, chances, match, efficiency, EquityUnit.MONEY, None)
+        return replace(_decision(functions, chances, match, efficiency, EquityUnit.MONEY, None), plies=plies)
     table = met or default_met()
     score = MatchScore.from_match_state(match)
     model = MatchCubeModel(chances, score, table, efficiency)
     functions = model.doubling_functions(why_no_double(match))
-    return _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
+    decision = _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
+    return replace(decision, plies=plies)
 
 
-def _probabilities(position: Position | None, evaluator: Any, probabilities: Any) -> GameProbabilities:
+def _checked_plies(plies: Any, probabilities: Any, rollout: Any) -> int:
+    """``plies`` as an int 0..3, or a typed error (also for combinations that make no sense)."""
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
+        raise InvalidCubeSettingsError(f"plies must be a whole number 0..{MAX_PLIES}, got {plies!r}")
+    if plies and probabilities is not None:
+        raise InvalidCubeSettingsError("plies evaluate the position: give plies or probabilities, not both")
+    if rollout is not None and (plies or probabilities is not None):
+        raise InvalidCubeSettingsError(
+            "a rollout replaces the evaluation: give rollout=... without plies or probabilities"
+        )
+    return plies
+
+
+def _probabilities(position: Position | None, evaluator: Any, probabilities: Any, plies: int) -> GameProbabilities:
     if probabilities is not None and evaluator is not None:
         raise InvalidCubeSettingsError("give probabilities or an evaluator, not both")
     if probabilities is not None:
         return GameProbabilities.from_vector(probabilities)
     if position is None:
-        raise MissingEvaluatorError("give a position with an evaluator, or probabilities")
-    if evaluator is None and position.phase is not Phase.CONTACT:
+        raise MissingEvaluatorError("give a position (with an evaluator or not), or probabilities")
+    if plies == 0 and evaluator is not None:
+        return GameProbabilities.from_vector(evaluator.evaluate(position))
+    if plies == 0 and position.phase is not Phase.CONTACT:
         from . import race
 
         return GameProbabilities.from_vector(race.evaluate(position))
-    if evaluator is None:
-        raise MissingEvaluatorError(
-            f"no evaluator for this {position.phase.value} position: pass evaluator=... (any"
-            " object with evaluate(position) -> 5 probabilities) or probabilities=[...]"
+    if evaluator is not None and not hasattr(evaluator, "evaluate_batch"):
+        raise InvalidCubeSettingsError(
+            f"{plies}-ply lookahead needs an evaluator with evaluate_batch (bgengine.evaluate.Evaluator),"
+            f" got {type(evaluator).__name__}"
         )
-    return GameProbabilities.from_vector(evaluator.evaluate(position))
+    from .evaluate import evaluate
+
+    return GameProbabilities.from_vector(evaluate(position, plies, evaluator=evaluator).probabilities)
 
 
 def _efficiency(position: Position | None, given: float | None) -> float:
@@ -262,18 +303,32 @@ def _decision(
     emg_ref: tuple[float, float] | None,
 ) -> CubeDecision:
     p = chances.win
-    no_double = functions.no_double(p)
     common: dict[str, Any] = dict(
         probabilities=chances, unit=unit, cube_efficiency=efficiency, match=match,
         note=functions.note, emg_reference=emg_ref,
     )
     if functions.double_take is None or functions.double_pass is None:
-        return CubeDecision(
-            no_double, None, None, None, CubeAction.NO_CUBE_ACTION, None, None, None, **common
-        )
-    take = functions.double_take(p)
-    drop = functions.double_pass
+        return decision_from_equities(functions.no_double(p), None, None, None, **common)
     beaver = functions.double_beaver(p) if functions.double_beaver is not None else None
+    decision = decision_from_equities(
+        functions.no_double(p), functions.double_take(p), functions.double_pass, beaver, **common
+    )
+    if functions.exact:
+        return decision
+    cash_point = functions.double_take.solve(functions.double_pass)
+    return replace(decision, take_point=1.0 - cash_point, cash_point=cash_point)
+
+
+def decision_from_equities(
+    no_double: float, take: float | None, drop: float | None, beaver: float | None, **fields: Any
+) -> CubeDecision:
+    """The decision (action, errors) from the doubler's equities; ``take``/``drop`` None: no double allowed.
+
+    ``fields`` are the remaining ``CubeDecision`` fields (``match`` among them); the take
+    and cash points are left None.
+    """
+    if take is None or drop is None:
+        return CubeDecision(no_double, None, None, None, CubeAction.NO_CUBE_ACTION, None, None, None, **fields)
     response = min(v for v in (take, drop, beaver) if v is not None)
     best = max(no_double, response)
     errors = CubeErrors(
@@ -283,13 +338,9 @@ def _decision(
         taker_pass=_cost(drop - response),
         taker_beaver=None if beaver is None else _cost(beaver - response),
     )
-    action = _action(no_double, take, drop, beaver, redouble=relative_owner(match) is CubeOwner.PLAYER)
-    if functions.exact:
-        return CubeDecision(no_double, take, drop, beaver, action, None, None, errors, **common)
-    cash_point = functions.double_take.solve(drop)
-    return CubeDecision(
-        no_double, take, drop, beaver, action, 1.0 - cash_point, cash_point, errors, **common
-    )
+    redouble = relative_owner(fields["match"]) is CubeOwner.PLAYER
+    action = _action(no_double, take, drop, beaver, redouble=redouble)
+    return CubeDecision(no_double, take, drop, beaver, action, None, None, errors, **fields)
 
 
 #: Equities closer than this are equal: float rounding must not flip an action.
