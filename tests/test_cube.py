@@ -235,9 +235,11 @@ def test_given_efficiency_overrides_the_position_type():
     assert decision.cube_efficiency == 0.5
 
 
-def test_a_contact_position_without_evaluator_raises_a_clear_error():
-    with pytest.raises(MissingEvaluatorError, match="no evaluator for this contact position"):
-        cube_decision(Position.initial())
+def test_a_contact_position_without_evaluator_uses_the_engines_network():
+    from bgengine.evaluate import evaluate
+
+    decision = cube_decision(Position.initial())
+    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(Position.initial()).probabilities)
     with pytest.raises(MissingEvaluatorError):
         cube_decision()
 
@@ -247,11 +249,52 @@ def test_probabilities_and_evaluator_together_are_refused():
         cube_decision(Position.initial(), evaluator=FixedEvaluator(GAMMONLESS), probabilities=GAMMONLESS)
 
 
-def test_only_zero_plies_and_no_rollouts_until_they_land():
-    with pytest.raises(NotImplementedError, match="2-ply"):
-        cube_decision(probabilities=GAMMONLESS, plies=2)
-    with pytest.raises(NotImplementedError, match="rollouts are not available yet"):
-        cube_decision(probabilities=GAMMONLESS, rollout=object())
+# ----- n-ply: n-ply cubeless probabilities in the same cube model ---------------------------
+
+
+def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
+    from bgengine.evaluate import RandomEvaluator, evaluate
+
+    evaluator = RandomEvaluator(seed=5)
+    position = Position.initial()
+    match = MatchState(match_length=7, score=(2, 4))
+    one_ply = evaluate(position, 1, evaluator=evaluator).probabilities
+    zero_ply = evaluate(position, 0, evaluator=evaluator).probabilities
+    assert one_ply != pytest.approx(zero_ply)  # the depth matters here, so the test can fail
+    for state in (MatchState(), match):
+        decision = cube_decision(position, state, plies=1, evaluator=evaluator)
+        expected = cube_decision(position, state, probabilities=one_ply)
+        assert decision.plies == 1
+        assert decision.probabilities.as_tuple() == pytest.approx(one_ply)
+        assert decision.no_double == pytest.approx(expected.no_double)
+        assert decision.double_take == pytest.approx(expected.double_take)
+        assert decision.action is expected.action
+
+
+def test_two_ply_races_use_the_lookahead_too():
+    from bgengine.evaluate import evaluate
+
+    race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
+    decision = cube_decision(race_80, plies=2)
+    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, 2).probabilities)
+    assert "2-ply cubeless probabilities" in str(decision)
+
+
+@pytest.mark.parametrize("plies", [-1, 4, 1.0, True, "1"])
+def test_invalid_plies_raise_a_typed_error(plies):
+    with pytest.raises(InvalidCubeSettingsError, match="plies"):
+        cube_decision(Position.initial(), plies=plies)
+
+
+def test_plies_with_given_probabilities_or_a_rollout_are_refused():
+    from bgengine.rollout import RolloutSettings
+
+    with pytest.raises(InvalidCubeSettingsError, match="not both"):
+        cube_decision(Position.initial(), plies=1, probabilities=GAMMONLESS)
+    with pytest.raises(InvalidCubeSettingsError, match="without plies"):
+        cube_decision(Position.initial(), plies=1, rollout=RolloutSettings(trials=10))
+    with pytest.raises(InvalidCubeSettingsError, match="evaluate_batch"):
+        cube_decision(Position.initial(), plies=1, evaluator=FixedEvaluator(GAMMONLESS))
 
 
 def test_bad_inputs_raise_typed_errors():
