@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from .agents import CubeQuestion
-from .evaluate import Evaluator, MoveFilter, default_evaluator, evaluate, rank_legal_moves
+from .cube import cube_decision
+from .evaluate import Evaluator, MoveFilter, default_evaluator, rank_legal_moves
 from .match_state import MatchState
 from .move import Move, MoveList
 from .position import Position
 
-#: Money take point without cube ownership: a take is right while the taker's cubeless
-#: equity is above -0.5 (the equity of passing, per unit of the doubled stake).
-DEAD_CUBE_TAKE_EQUITY = -0.5
-
-
 class EngineAgent:
     """Plays the best move by the evaluator at ``plies`` (0 is the network alone).
 
-    Cube: until the cube issue brings real cube advice, it never doubles and takes when
-    its cubeless equity is above the dead-cube take point (-0.5).
+    Cube: doubles, takes and passes by ``bgengine.cube_decision`` on the same evaluator's
+    cubeless probabilities at ``plies`` (money or the match score of the game).
     """
 
     def __init__(
@@ -32,7 +28,9 @@ class EngineAgent:
         return ranked[0].move
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+        """True to double (``DOUBLE``, a double is the proper action) or to take (``TAKE``, the
+        proper response is a take or a beaver); ``position`` is the doubler's view."""
+        decision = cube_decision(position, state, plies=self.plies, evaluator=self.evaluator)
         if question is CubeQuestion.DOUBLE:
-            return False
-        doubler = evaluate(position, self.plies, evaluator=self.evaluator, move_filter=self.move_filter)
-        return -doubler.equity > DEAD_CUBE_TAKE_EQUITY
+            return decision.action.doubles
+        return decision.action.response in ("take", "beaver")
