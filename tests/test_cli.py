@@ -519,6 +519,52 @@ def test_cube_command_for_a_contact_position_needs_probabilities_without_the_eva
     assert_bad_input(run("cube", OPENING_ID), "bgengine cube:", "needs an evaluation", "--probabilities")
 
 
+RACE_ID = "5t4DAAC7ewIAAA"  # a money race outside the bear-off tables (13 checkers each)
+
+
+@needs_race_and_cube
+def test_cube_command_plies_put_n_ply_chances_through_the_cube_model():
+    from bgengine import cube_decision
+
+    document = run_json("cube", OPENING_ID, "--plies", "1")
+    expected = cube_decision(Position.from_gnubg_id(OPENING_ID), plies=1)
+    assert document["evaluation"]["source"] == "1-ply"
+    assert document["cube"]["plies"] == 1 and document["cube"]["trials"] is None
+    assert document["cube"]["no_double"] == pytest.approx(expected.no_double, abs=1e-6)
+    assert document["evaluation"]["probabilities"]["win"] == pytest.approx(expected.probabilities.win, abs=1e-6)
+    assert run_json("cube", OPENING_ID)["cube"]["plies"] == 0
+
+
+@needs_race_and_cube
+@pytest.mark.skipif(analysis._optional_module("rollout") is None, reason="rollouts not merged yet")
+def test_cube_command_rollout_reports_standard_errors_and_repeats_with_its_seed():
+    document = run_json("cube", RACE_ID, "--rollout", "72", "--seed", "5")
+    cube = document["cube"]
+    assert document["evaluation"]["source"] == "rollout"
+    assert cube["trials"] == 72 and cube["seed"] == 5 and cube["plies"] is None
+    assert cube["no_double_se"] > 0 and cube["double_take_se"] > 0 and cube["double_beaver_se"] is None
+    assert run_json("cube", RACE_ID, "--rollout", "72", "--seed", "5")["cube"] == cube
+    drawn = run_json("cube", RACE_ID, "--rollout", "72")["cube"]["seed"]
+    assert run_json("cube", RACE_ID, "--rollout", "72", "--seed", str(drawn))["cube"]["seed"] == drawn
+    out = run("cube", RACE_ID, "--rollout", "72", "--seed", "5").stdout
+    assert "± 95%" in out and "cubeful rollout, 72 games per line, seed 5" in out
+
+
+@needs_race_and_cube
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--plies", "4"], ["'--plies'"]),
+        (["--rollout", "0"], ["'--rollout'"]),
+        (["--plies", "1", "--rollout", "72"], ["--rollout", "only one of"]),
+        (["--plies", "1", "--probabilities", "0.5,0,0,0,0"], ["--plies", "only one of"]),
+        (["--seed", "3"], ["--seed", "for --rollout"]),
+    ],
+)
+def test_cube_command_bad_depth_or_rollout_options(args, fragments):
+    assert_bad_input(run("cube", RACE_ID, *args), "bgengine cube:", *fragments)
+
+
 def test_cube_command_refuses_a_finished_game():
     finished = Position.from_points({}, {1: 15})
     assert_bad_input(run("cube", finished.gnubg_id(), "--probabilities", "1,0,0,0,0"), "game is over")

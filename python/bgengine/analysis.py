@@ -176,19 +176,31 @@ def analyze(
 
 
 def cube_advice(
-    position: Position, match: MatchState, probabilities: Sequence[float] | None = None
+    position: Position,
+    match: MatchState,
+    probabilities: Sequence[float] | None = None,
+    *,
+    plies: int | None = None,
+    rollout: Any = None,
 ) -> tuple[Evaluation, Any]:
     """(the evaluation used, the cube decision) of the player on roll before rolling.
 
-    ``probabilities`` (the player on roll's 5-vector) replace the evaluator; raises
+    ``probabilities`` (the player on roll's 5-vector) replace the evaluator; ``plies`` are
+    the depth of the cubeless probabilities put through the cube model; ``rollout`` (a
+    ``RolloutSettings``) rolls out No double and Double/Take instead. Raises
     ``FeatureUnavailableError`` without the cube module or any way to evaluate.
     """
     if position.is_game_over():
         raise FeatureUnavailableError("the game is over: there is no cube decision")
+    cube_module = _optional_module("cube")
+    if probabilities is None and cube_module is not None and _optional_module("evaluate") is not None:
+        decision = cube_module.cube_decision(position, match, plies=plies or 0, rollout=rollout)
+        source = "rollout" if rollout is not None else f"{plies or 0}-ply"
+        return Evaluation(_five(decision.probabilities.as_tuple()), source), decision
     if probabilities is not None:
         evaluation = Evaluation(_five(probabilities), "given")
     else:
-        evaluator = position_evaluator(position, None)
+        evaluator = position_evaluator(position, plies)
         if evaluator is None:
             raise FeatureUnavailableError(
                 f"cube advice needs an evaluation of this {position.phase.value} position, which this build"
@@ -379,11 +391,19 @@ def cube_dict(decision: Any) -> dict[str, Any]:
         },
         "note": decision.note,
         "emg": None,
+        "plies": None if decision.trials is not None else decision.plies,
+        "trials": decision.trials,
+        "seed": None if decision.rollout_settings is None else decision.rollout_settings.seed,
+        **{name: _rounded(getattr(decision, name)) for name in STANDARD_ERRORS},
     }
     if unit == "mwc":
         emg = decision.to_emg()
         result["emg"] = {name: _rounded(getattr(emg, name)) for name in ("no_double", "double_take", "double_pass")}
     return result
+
+
+#: The standard errors of rolled-out equities in the ``cube`` object (null without a rollout).
+STANDARD_ERRORS = ("no_double_se", "double_take_se", "double_beaver_se")
 
 
 def _rounded(value: float | None) -> float | None:

@@ -335,15 +335,31 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
 @click.argument("position", type=POSITION)
 @click.option("--probabilities", type=PROBABILITIES, metavar="W,WG,WBG,LG,LBG",
               help="The player on roll's cubeless chances, instead of the engine's evaluation.")
+@click.option("--plies", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Depth of the cubeless chances put through the cube model (not a cubeful search).")
+@click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
+              help="Roll out No double and Double/Take cubeful, TRIALS games each (common dice).")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout's dice (default: drawn and shown).")
 @match_options
 @json_option
-def cube(position: tuple[Position, MatchState | None], probabilities: tuple[float, ...] | None,
-         match_length: int | None, score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
+def cube(position: tuple[Position, MatchState | None], probabilities: tuple[float, ...] | None, plies: int,
+         rollout_trials: int | None, seed: int | None, match_length: int | None, score: tuple[int, int] | None,
+         crawford: bool | None, as_json: bool) -> None:
     """Double or not, take or pass: the cube decision of the player on roll before rolling."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
-    where = "--probabilities" if probabilities is not None else "POSITION"
-    evaluation, decision = _checked(lambda: cube_advice(board, match, probabilities), where)
+    given = [name for name, value in (("--probabilities", probabilities), ("--plies", plies or None),
+                                      ("--rollout", rollout_trials)) if value is not None]
+    if len(given) > 1:
+        raise BadInput(f"{given[1]}: give only one of {' / '.join(given)}")
+    if seed is not None and rollout_trials is None:
+        raise BadInput("--seed: the seed is for --rollout")
+    settings = None
+    if rollout_trials is not None:
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, cubeful=True), "--rollout")
+    where = given[0] if given else "POSITION"
+    evaluation, decision = _checked(
+        lambda: cube_advice(board, match, probabilities, plies=plies, rollout=settings), where)
     if as_json:
         _emit_json("cube", {"position": position_dict(board, match), "match": match_dict(match),
                             "evaluation": evaluation_dict(evaluation), "cube": cube_dict(decision)})

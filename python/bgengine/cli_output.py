@@ -147,6 +147,9 @@ def cube_table(decision: Any) -> Table:
     emg = decision.to_emg() if decision.unit.name == "MWC" else None
     if emg is not None:
         _column(table, "EMG")
+    rolled_out = decision.trials is not None
+    if rolled_out:
+        _column(table, "± 95%")
     best = max(v for v in (decision.no_double, _response(decision)) if v is not None)
     for label, name in (("No double", "no_double"), ("Double/Take", "double_take"),
                         ("Double/Pass", "double_pass"), ("Double/Beaver", "double_beaver")):
@@ -157,8 +160,20 @@ def cube_table(decision: Any) -> Table:
         cells = [label, number, f"{value - best:+.3f}" if emg is None else f"{100 * (value - best):+.2f}%"]
         if emg is not None:
             cells.append(f"{getattr(emg, name):+.3f}")
+        if rolled_out:
+            cells.append(_spread(getattr(decision, f"{name}_se", None), percent=emg is not None))
         table.add_row(*cells)
+    if rolled_out:
+        table.caption = (f"cubeful rollout, {decision.trials} games per line, seed {decision.rollout_settings.seed}"
+                         " (same dice for both lines)")
     return table
+
+
+def _spread(error: float | None, *, percent: bool) -> str:
+    """Half the 95% interval of a rolled-out equity ("exact" for Double/Pass)."""
+    if error is None:
+        return "exact"
+    return f"{100 * 1.96 * error:.2f}%" if percent else f"{1.96 * error:.3f}"
 
 
 def _response(decision: Any) -> float | None:
