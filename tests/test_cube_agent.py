@@ -35,10 +35,28 @@ def test_plays_on_for_a_sure_gammon():
     assert agent.cube_decision(SURE_GAMMON, MatchState(), CubeQuestion.DOUBLE) is False
 
 
-def test_contact_positions_without_evaluator_fall_back_to_the_wrapped_agent():
-    agent = CubeAdvisedAgent(HeuristicAgent())  # the heuristic agent never doubles, always takes
-    assert agent.cube_decision(Position.initial(), MatchState(), CubeQuestion.DOUBLE) is False
-    assert agent.cube_decision(Position.initial(), MatchState(double_offered=True), CubeQuestion.TAKE) is True
+class CheckersOnly(HeuristicAgent):
+    def cube_decision(self, position, state, question):
+        raise AssertionError("the wrapped agent must not be asked cube questions")
+
+
+def test_contact_positions_without_evaluator_use_the_engines_network():
+    agent = CubeAdvisedAgent(CheckersOnly())
+    strong = Position.from_points({6: 3, 5: 3, 4: 3, 3: 2, 8: 2, 13: 2}, opponent={24: 2, 6: 4, 5: 4, 4: 5})
+    for position in (Position.initial(), strong):
+        expected = cube_decision(position)
+        assert agent.cube_decision(position, MatchState(), CubeQuestion.DOUBLE) == expected.action.doubles
+        offered = MatchState(double_offered=True)
+        assert agent.cube_decision(position, offered, CubeQuestion.TAKE) == (expected.action.response == "take")
+    assert cube_decision(strong).action.doubles  # so the comparison covers a double too
+
+
+def test_plies_deepen_the_agents_probabilities():
+    from bgengine.evaluate import RandomEvaluator
+
+    agent = CubeAdvisedAgent(CheckersOnly(), RandomEvaluator(2), plies=1)
+    expected = cube_decision(Position.initial(), plies=1, evaluator=RandomEvaluator(2))
+    assert agent.cube_decision(Position.initial(), MatchState(), CubeQuestion.DOUBLE) == expected.action.doubles
 
 
 def test_an_evaluator_drives_contact_cube_decisions():

@@ -8,7 +8,7 @@ from .agents import Agent, CubeQuestion
 from .cube import Evaluator, cube_decision
 from .match_state import MatchState
 from .met import MatchEquityTable
-from .position import Phase, Position
+from .position import Position
 
 if TYPE_CHECKING:
     from .move import LegalMove, Move, MoveList
@@ -17,11 +17,10 @@ if TYPE_CHECKING:
 class CubeAdvisedAgent:
     """Plays checkers like ``checker_agent``; answers cube questions with ``cube_decision``.
 
-    Probabilities come from ``evaluator``; without one, races and bear-offs use
-    ``bgengine.race`` and contact positions are left to ``checker_agent``'s own cube
-    answers (until the neural evaluator lands). It doubles when the proper action is a
-    double and takes when the proper response is a take (or a beaver, which the game
-    engine plays as a take).
+    Probabilities come from ``evaluator`` at ``plies`` (as ``cube_decision``); without one,
+    races and bear-offs use ``bgengine.race`` at 0 plies and contact positions the
+    engine's network. It doubles when the proper action is a double and takes when the
+    proper response is a take (or a beaver, which the game engine plays as a take).
     """
 
     def __init__(
@@ -31,8 +30,10 @@ class CubeAdvisedAgent:
         *,
         met: MatchEquityTable | None = None,
         cube_efficiency: float | None = None,
+        plies: int = 0,
     ) -> None:
         self.checker_agent = checker_agent
+        self.plies = plies
         self.evaluator = evaluator
         self.met = met
         self.cube_efficiency = cube_efficiency
@@ -44,10 +45,8 @@ class CubeAdvisedAgent:
 
     def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
         """True to double (``DOUBLE``) or to take (``TAKE``); ``position`` is the doubler's view."""
-        if self.evaluator is None and position.phase is Phase.CONTACT:
-            return self.checker_agent.cube_decision(position, state, question)
         decision = cube_decision(
-            position, state, evaluator=self.evaluator, met=self.met, cube_efficiency=self.cube_efficiency
+            position, state, self.plies, self.evaluator, met=self.met, cube_efficiency=self.cube_efficiency
         )
         if question is CubeQuestion.DOUBLE:
             return decision.action.doubles
