@@ -110,3 +110,15 @@ def test_bad_rollout_settings_raise_typed_errors(kwargs, fragment):
 def test_a_rollout_needs_a_position():
     with pytest.raises(InvalidCubeSettingsError, match="position"):
         cube_decision(rollout=RolloutSettings(trials=10))
+
+
+def test_a_given_cube_efficiency_drives_the_decisions_inside_the_games():
+    settings = RolloutSettings(trials=72, seed=1)
+    given = cube_decision(RACE, cube_efficiency=0.9, rollout=settings)
+    assert given.cube_efficiency == 0.9 and given.rollout_settings.cube_efficiency == 0.9
+    same = cube_decision(RACE, rollout=RolloutSettings(trials=72, seed=1, cube_efficiency=0.9))
+    assert (same.no_double, same.double_take) == (given.no_double, given.double_take)
+    with pytest.raises(InvalidCubeSettingsError, match="differs"):
+        cube_decision(RACE, cube_efficiency=0.5, rollout=RolloutSettings(trials=72, cube_efficiency=0.9))
+    with pytest.raises(InvalidCubeSettingsError, match="efficiency"):
+        cube_decision(RACE, cube_efficiency=1.5, rollout=settings)

@@ -229,14 +229,14 @@ def cube_decision(
     if position is not None and position.phase is Phase.OVER:
         raise InvalidPositionError("the game is over: there is no cube decision")
     plies = _checked_plies(plies, probabilities, rollout)
-    efficiency = _efficiency(position, cube_efficiency)
     if rollout is not None:
         from .cube_rollout import rollout_decision
 
         if position is None:
             raise InvalidCubeSettingsError("a rollout needs a position")
-        return rollout_decision(position, match, rollout, evaluator, met, efficiency)
+        return rollout_decision(position, match, rollout, evaluator, met, cube_efficiency)
     chances = _probabilities(position, evaluator, probabilities, plies)
+    efficiency = efficiency_for(position, cube_efficiency)
     if match.is_money:
         owner = relative_owner(match)
         exact = None
@@ -288,7 +288,8 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
     return GameProbabilities.from_vector(evaluate(position, plies, evaluator=evaluator).probabilities)
 
 
-def _efficiency(position: Position | None, given: float | None) -> float:
+def efficiency_for(position: Position | None, given: float | None) -> float:
+    """The given cube efficiency (checked), else the position type's."""
     if given is not None:
         return checked_efficiency(given)
     return CONTACT_EFFICIENCY if position is None else cube_efficiency(position)

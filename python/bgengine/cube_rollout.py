@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from .bearoff_cube import exact_money_doubling_functions
-from .cube import CubeDecision, EquityUnit, cube_decision, decision_from_equities
+from .cube import CubeDecision, EquityUnit, cube_decision, decision_from_equities, efficiency_for
 from .doubling import relative_owner, why_no_double
 from .errors import InvalidCubeSettingsError
 from .match_equity import MatchScore, emg_reference, mwc_after_game
@@ -32,15 +32,18 @@ def rollout_decision(
     settings: Any,
     evaluator: Any,
     met: MatchEquityTable | None,
-    efficiency: float,
+    cube_efficiency: float | None,
 ) -> CubeDecision:
     """The decision of the player on roll from cubeful rollouts of both lines (see module doc).
 
     Money equities are per current cube (the Double/Take line, rolled out at twice the
     cube, is scaled back); match equities are MWC. The stop rule (``target_standard_error``)
-    acts on No double; Double/Take then plays the same number of trials.
+    acts on No double; Double/Take then plays the same number of trials. ``cube_efficiency``
+    (or the settings') is that of the cube decisions inside the games.
     """
-    settings = _checked_settings(settings, match, met)
+    settings = _checked_settings(settings, match, met, cube_efficiency)
+    given = settings.cube_efficiency
+    efficiency = efficiency_for(position, given)  # of the cube decisions inside the games
     root = match.with_changes(dice=None, double_offered=False)
     if settings.bearoff_tables:
         exact = exact_money_doubling_functions(position, root, relative_owner(root))
@@ -85,14 +88,23 @@ def rollout_decision(
     )
 
 
-def _checked_settings(settings: Any, match: MatchState, met: MatchEquityTable | None) -> RolloutSettings:
-    """The settings made cubeful (a cube decision needs cubeful lines), or a typed error."""
+def _checked_settings(
+    settings: Any, match: MatchState, met: MatchEquityTable | None, cube_efficiency: float | None
+) -> RolloutSettings:
+    """The settings made cubeful (a cube decision needs cubeful lines) with the cube
+    efficiency given to ``cube_decision``, or a typed error."""
     if not isinstance(settings, RolloutSettings):
         raise InvalidCubeSettingsError(f"rollout must be RolloutSettings, got {type(settings).__name__}")
     if met is not None and met is not default_met():
         raise InvalidCubeSettingsError(
             "rollouts value match games with the default match equity table; a custom met is not supported there"
         )
+    if cube_efficiency is not None:
+        if settings.cube_efficiency is not None and settings.cube_efficiency != cube_efficiency:
+            raise InvalidCubeSettingsError(
+                f"cube_efficiency={cube_efficiency!r} differs from the rollout's {settings.cube_efficiency!r}"
+            )
+        settings = replace(settings, cube_efficiency=efficiency_for(None, cube_efficiency))
     return settings if settings.cubeful else replace(settings, cubeful=True)
 
 
