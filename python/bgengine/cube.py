@@ -1,8 +1,9 @@
 """Cube decisions: No double, Double/Take, Double/Pass, the proper action, errors, take point.
 
 ``cube_decision`` answers for the player on roll, from cubeless probabilities (given, or
-from an evaluator), in money play (Janowski's model, ``janowski``) or in a match
-(interpolation in match winning chances over a match equity table, ``match_cube``).
+from an evaluator at 0..3 plies), in money play (Janowski's model, ``janowski``) or in a
+match (interpolation in match winning chances over a match equity table, ``match_cube``);
+or from cubeful rollouts of No double and Double/Take (``cube_rollout``).
 """
 
 from __future__ import annotations
@@ -109,7 +110,10 @@ class CubeDecision:
     pass are equal (1 - take point), both with the gammon shares of ``probabilities``.
     Equities of doubling, the points and the errors are None when the player may not
     double (``note`` says why); the points are None too when the equities are exact
-    table values (money play in the two-sided bear-off table), which no model inverts.
+    table values (money play in the two-sided bear-off table), which no model inverts, and
+    for rollouts. ``plies`` is the depth of the probabilities; a rollout decision also
+    carries ``*_se`` (standard errors of its rolled-out equities, same unit), ``trials``
+    per line and ``rollout_settings`` (with the seed used); all None otherwise.
     """
 
     no_double: float
