@@ -297,3 +297,16 @@ def test_hit_marked_where_no_blot_stands_is_not_taken_as_the_plain_move():
     assert moves._reached_index(Move.parse("24/18* 13/8")) is None
     with pytest.raises(IllegalMoveError, match="not a legal play"):
         moves.index("24/18* 13/8")
+
+
+def test_move_parse_rejects_more_than_four_hops_so_text_round_trips():
+    with pytest.raises(InvalidNotationError, match="at most 4 times"):
+        Move.parse("8/5 8/5 8/5 8/5 8/5")
+    with pytest.raises(InvalidNotationError, match="at most 4 times"):
+        Move.parse("8/5(4) 6/5")
+
+
+def test_move_parse_rejects_a_hop_longer_than_24_pips():
+    with pytest.raises(InvalidNotationError, match="bar to off is 25"):
+        Move.parse("bar/off")
+

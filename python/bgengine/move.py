@@ -29,6 +29,8 @@ Step = tuple[int, int, bool]
 """One checker hop: (from point, to point, whether it hit a blot), the mover's numbering."""
 
 Roll = Sequence[int] | str
+_MAX_HOPS = 4  # a play uses at most four dice, so names at most four hops
+_MAX_HOP_PIPS = 24  # one checker moves at most 6-6 four times
 
 
 class Move:
@@ -46,6 +48,8 @@ class Move:
     def __init__(self, steps: Iterable[Sequence[Any]] = ()) -> None:
         """Build from hops (from, to) or (from, to, hit); checks each hop's points."""
         checked = tuple(_checked_step(step) for step in steps)
+        if len(checked) > _MAX_HOPS:
+            raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOPS} times (one per die), got {len(checked)}")
         object.__setattr__(self, "_steps", checked)
         object.__setattr__(self, "_text", _canonical_text(checked))
 
@@ -414,6 +418,8 @@ def _checked_step(step: Sequence[Any], where: str | None = None) -> Step:
         raise InvalidNotationError(f"{where}a checker moves forward: {_point_text(source)} to {target} is not")
     if target == BAR:
         raise InvalidNotationError(f"{where}a checker cannot move to its own bar")
+    if source - target > _MAX_HOP_PIPS:
+        raise InvalidNotationError(f"{where}a checker moves at most {_MAX_HOP_PIPS} pips in one play: {_point_text(source)} to {_point_text(target)} is {source - target}")
     if hit and target == OFF:
         raise InvalidNotationError(f"{where}a checker bearing off cannot hit")
     return int(source), int(target), hit
