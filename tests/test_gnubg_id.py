@@ -100,7 +100,7 @@ def test_position_id_fails_bad_character():
 
 def test_position_id_fails_too_many_checkers():
     with pytest.raises(InvalidPositionError, match="at most 15"):
-        Position.from_gnubg_id("//////////////")
+        Position.from_gnubg_id("/////////////w")  # all 80 key bits set
 
 
 def test_position_id_fails_point_held_by_both_sides():
@@ -174,3 +174,13 @@ def test_match_id_fails_bits_beyond_the_key():
     key = 0b11 << 4 | 1 << 8 | 1 << 67
     with pytest.raises(InvalidNotationError, match="beyond the 67-bit key"):
         decode_match_id(base64.b64encode(key.to_bytes(9, "little")).decode())
+
+
+def test_position_id_with_bits_set_beyond_the_80_bit_key_is_rejected():
+    with pytest.raises(InvalidNotationError, match="bits set beyond its key"):
+        parse_gnubg_ids("4HPwATDgc/ABMB")
+
+
+def test_empty_match_id_after_the_colon_is_rejected():
+    with pytest.raises(InvalidNotationError, match="positionid:matchid"):
+        parse_gnubg_ids("4HPwATDgc/ABMA:")

@@ -9,6 +9,7 @@ import re
 from .errors import InvalidNotationError
 
 _BASE64_CHARS = re.compile(r"[A-Za-z0-9+/]*")
+_BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 def decode_base64_key(text: str, length: int, what: str) -> int:
@@ -20,6 +21,9 @@ def decode_base64_key(text: str, length: int, what: str) -> int:
     if not _BASE64_CHARS.fullmatch(text):
         bad = next(c for c in text if not _BASE64_CHARS.fullmatch(c))
         raise InvalidNotationError(f"{what} {text!r} has a character outside base64: {bad!r}")
+    unused_bits = 6 * length % 8  # base64 decoding drops these bits silently: they must be 0
+    if unused_bits and _BASE64_ALPHABET.index(text[-1]) & ((1 << unused_bits) - 1):
+        raise InvalidNotationError(f"{what} {text!r} has bits set beyond its key in the last character")
     padded = text + "=" * (-len(text) % 4)
     try:
         raw = base64.b64decode(padded, validate=True)
