@@ -166,7 +166,7 @@ def parse_gnubg_ids(text: str) -> tuple[Position, MatchState | None]:
     for label in ("Position ID:", "Match ID:"):
         cleaned = cleaned.replace(label, " ")
     parts = cleaned.replace(":", " ").split()
-    if len(parts) not in (1, 2):
+    if len(parts) not in (1, 2) or (len(parts) == 1 and cleaned.endswith(":")):
         raise InvalidNotationError(f"expected 'positionid' or 'positionid:matchid', got {text!r}")
     position = decode_position_id(parts[0])
     return position, decode_match_id(parts[1]) if len(parts) == 2 else None
