@@ -913,3 +913,12 @@ def test_play_against_each_opponent(opponent):
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["opponent"] == opponent
     assert f"bgengine ({opponent})" in result.stderr
+
+
+def test_match_line_says_post_crawford_when_a_one_away_score_is_not_the_crawford_game():
+    post = run("cube", OPENING_ID, "--match", "7", "--score", "6-5")
+    assert post.exit_code == 0, post.output
+    assert "score 6-5 (on roll 1-away, opponent 2-away), post-Crawford, cube centred" in post.output
+    crawford = run("cube", OPENING_ID, "--match", "7", "--score", "6-5", "--crawford")
+    assert "Crawford game, no cube" in crawford.output
+    assert "post-Crawford" not in crawford.output

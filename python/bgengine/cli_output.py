@@ -49,6 +49,8 @@ def describe_match(match: MatchState) -> str:
         )
         if match.crawford:
             text += ", Crawford game"
+        elif match.is_post_crawford:
+            text += ", post-Crawford"
     else:
         rules = [name for name, on in (("Jacoby", match.jacoby), ("beavers", match.beavers)) if on]
         text = "Money game" + (f" ({', '.join(rules)})" if rules else "")
