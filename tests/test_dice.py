@@ -55,3 +55,17 @@ def test_fixed_dice_unused_throws_are_reported():
 def test_fixed_dice_refuse_bad_throws(throw):
     with pytest.raises(DiceError):
         FixedDice([throw])
+
+
+def test_random_dice_with_a_negative_or_non_integer_seed_raise_a_typed_error():
+    from bgengine import InvalidSettingsError, RandomAgent, RandomDice, play_game
+
+    for seed in (-1, "a", 1.5, True):
+        with pytest.raises(InvalidSettingsError, match="seed must be a whole number >= 0"):
+            RandomDice(seed)
+    with pytest.raises(InvalidSettingsError, match="seed must be"):
+        play_game(RandomAgent(seed=1), RandomAgent(seed=2), seed=-1)
+    with pytest.raises(InvalidSettingsError, match="seed must be"):
+        RandomAgent(seed=-3)
+    with pytest.raises(InvalidSettingsError, match="take_probability must be a number between 0 and 1"):
+        RandomAgent(seed=1, take_probability="x")

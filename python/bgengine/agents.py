@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from .dice import seeded_generator
+from .errors import InvalidSettingsError
 from .match_state import MatchState
 from .position import Phase, Position
 from .rules import double_is_pointless
@@ -70,9 +72,9 @@ class RandomAgent:
         take_probability: float = 0.5,
     ) -> None:
         for name, value in (("double_probability", double_probability), ("take_probability", take_probability)):
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} must be between 0 and 1, got {value!r}")
-        self._rng = np.random.default_rng(seed)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise InvalidSettingsError(f"{name} must be a number between 0 and 1, got {value!r}")
+        self._rng = seeded_generator(seed)
         self.double_probability = double_probability
         self.take_probability = take_probability
 

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import DiceError
+from .errors import DiceError, InvalidSettingsError
 
 Dice = tuple[int, int]
 
@@ -28,11 +28,21 @@ class DiceSource(Protocol):
         ...
 
 
+def seeded_generator(seed: int | np.random.SeedSequence | np.random.Generator | None) -> np.random.Generator:
+    """A numpy Generator from ``seed`` (a whole number >= 0, a SeedSequence, a Generator or None)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    is_whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+    if not (seed is None or isinstance(seed, np.random.SeedSequence) or (is_whole and seed >= 0)):
+        raise InvalidSettingsError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    return np.random.default_rng(seed)
+
+
 class RandomDice:
     """Fair dice from a numpy ``Generator``; the same seed gives the same throws."""
 
     def __init__(self, seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> None:
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._rng = seeded_generator(seed)
         self._block: list[list[int]] = []
         self._next = 0
 
