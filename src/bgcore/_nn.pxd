@@ -5,14 +5,11 @@
 # MINIMISES the child's equity (the opponent's equity).
 # Output order: win, win_gammon, win_backgammon, lose_gammon, lose_backgammon (cumulative).
 from bgcore._types cimport checker_t
+from bgcore._outcomes cimport (NUM_OUTPUTS, OUT_WIN, OUT_WIN_GAMMON, OUT_WIN_BACKGAMMON,
+                               OUT_LOSE_GAMMON, OUT_LOSE_BACKGAMMON, equity_of,
+                               flip_probabilities, finished_probabilities)
 
 cdef enum:
-    NUM_OUTPUTS = 5
-    OUT_WIN = 0
-    OUT_WIN_GAMMON = 1
-    OUT_WIN_BACKGAMMON = 2
-    OUT_LOSE_GAMMON = 3
-    OUT_LOSE_BACKGAMMON = 4
     INPUTS_PER_SIDE = 105           # 24 points x 4 units, bar (2), off, pips, 5 features
     NUM_INPUTS = 211                # both sides and one contact flag
     MAX_ACTIVE_INPUTS = 211         # an upper bound of non-zero inputs of one board
@@ -37,15 +34,9 @@ cdef void forward_raw(const Network* net, const int* indices, const float* value
 # Clamp raw outputs into a consistent cumulative 5-vector (gammon <= win, bg <= gammon).
 cdef void make_consistent(const float* raw5, float* out5) noexcept nogil
 
-# Exact 5-vector of a finished game (from the player on roll); returns 0 if not finished.
-cdef bint finished_probabilities(const checker_t* board, float* out5) noexcept nogil
-
 # Consistent 5-vectors of n boards (26 slots each); finished games get exact values.
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil
-
-# Cubeless money equity of a 5-vector, from the same player's view.
-cdef float equity_of(const float* p5) noexcept nogil
 
 # Index of the child the mover should play (lowest equity for the next player); writes
 # the 5-vectors of all n children to out5 (n*5 floats). n >= 1.
@@ -55,8 +46,6 @@ cdef int best_child(const Network* net, const checker_t* children, int n,
 # y[j] += scale * x[j] for j < n (vectorised; used by training).
 cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil
 
-# The 5-vector seen from the other player: win <-> lose, gammons swapped.
-cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil
 
 
 cdef class NeuralNet:

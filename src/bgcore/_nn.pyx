@@ -301,34 +301,6 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil:
                                  else out5[OUT_LOSE_GAMMON])
 
 
-cdef bint finished_probabilities(const checker_t* board, float* out5) noexcept nogil:
-    cdef int i, mover_left = 0, opponent_left = 0, loser_back = 0
-    for i in range(NUM_SLOTS):
-        if board[i] > 0:
-            mover_left += board[i]
-        elif board[i] < 0:
-            opponent_left -= board[i]
-    if mover_left != 0 and opponent_left != 0:
-        return 0
-    memset(out5, 0, NUM_OUTPUTS * sizeof(float))
-    if mover_left == 0:
-        out5[OUT_WIN] = 1.0
-        if opponent_left == NUM_CHECKERS:
-            out5[OUT_WIN_GAMMON] = 1.0
-            for i in range(0, 7):           # opponent on the mover's home board or bar
-                if board[i] < 0:
-                    loser_back = 1
-            out5[OUT_WIN_BACKGAMMON] = loser_back
-    else:
-        if mover_left == NUM_CHECKERS:
-            out5[OUT_LOSE_GAMMON] = 1.0
-            for i in range(19, NUM_SLOTS):  # mover on the opponent's home board or bar
-                if board[i] > 0:
-                    loser_back = 1
-            out5[OUT_LOSE_BACKGAMMON] = loser_back
-    return 1
-
-
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil:
     cdef int b, active
@@ -344,11 +316,6 @@ cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
         make_consistent(raw, out5 + b * NUM_OUTPUTS)
 
 
-cdef float equity_of(const float* p5) noexcept nogil:
-    return (2.0 * p5[OUT_WIN] - 1.0 + p5[OUT_WIN_GAMMON] - p5[OUT_LOSE_GAMMON]
-            + p5[OUT_WIN_BACKGAMMON] - p5[OUT_LOSE_BACKGAMMON])
-
-
 cdef int best_child(const Network* net, const checker_t* children, int n,
                     float* out5) noexcept nogil:
     evaluate_boards(net, children, n, out5)
@@ -360,15 +327,6 @@ cdef int best_child(const Network* net, const checker_t* children, int n,
             best_value = value
             best = b
     return best
-
-
-cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil:
-    cdef float win = p5[OUT_WIN], wg = p5[OUT_WIN_GAMMON], wbg = p5[OUT_WIN_BACKGAMMON]
-    out5[OUT_WIN] = 1.0 - win
-    out5[OUT_WIN_GAMMON] = p5[OUT_LOSE_GAMMON]
-    out5[OUT_WIN_BACKGAMMON] = p5[OUT_LOSE_BACKGAMMON]
-    out5[OUT_LOSE_GAMMON] = wg
-    out5[OUT_LOSE_BACKGAMMON] = wbg
 
 
 # ----- Python boundary ------------------------------------------------------------------

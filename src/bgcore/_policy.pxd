@@ -5,6 +5,7 @@
 # that player's cumulative 5-vector (win, win_gammon, win_backgammon, lose_gammon,
 # lose_backgammon). Children of move generation are seen from the next player.
 from bgcore._types cimport checker_t
+from bgcore._outcomes cimport equity_of, flip_probabilities, finished_probabilities
 
 cdef enum:
     NUM_PROBABILITIES = 5
@@ -38,12 +39,3 @@ cdef class COracle:
     cdef object owner
 
 
-# Cubeless money equity of a 5-vector, from the same player's view.
-cdef double equity_of(const float* p5) noexcept nogil
-
-# The same 5-vector seen from the other player (win <-> lose, gammons swapped).
-cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil
-
-# Exact 5-vector of a finished game from the player on roll; returns 0 if not finished.
-# (A finished game seen from the player on roll is always a loss: the other side is off.)
-cdef int finished_probabilities(const checker_t* board, float* out5) noexcept nogil

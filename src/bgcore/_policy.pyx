@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The C evaluator interface's Python owners, shared 5-vector helpers, and test doubles.
+"""The C evaluator interface's Python owners and test doubles (5-vector helpers: _outcomes.pxd).
 
 ``CEvaluator`` / ``COracle`` wrap a nogil function pointer and its context so a kernel can
 call any evaluator without the GIL. ``PipCountEvaluator`` and ``OneRollFinishOracle`` are
@@ -9,40 +9,6 @@ simple, deterministic evaluators for testing the kernels before (and besides) th
 from libc.math cimport exp, sqrt
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, OPPONENT_BAR, MOVER_BAR
 from bgcore._board cimport pip_counts_of, mover_checkers_on_board, opponent_checkers_on_board
-
-
-cdef double equity_of(const float* p5) noexcept nogil:
-    return 2.0 * p5[0] - 1.0 + p5[1] - p5[3] + p5[2] - p5[4]
-
-
-cdef void flip_probabilities(const float* p5, float* out5) noexcept nogil:
-    cdef float win = p5[0], wg = p5[1], wbg = p5[2], lg = p5[3], lbg = p5[4]
-    out5[0] = 1.0 - win
-    out5[1] = lg
-    out5[2] = lbg
-    out5[3] = wg
-    out5[4] = wbg
-
-
-cdef int finished_probabilities(const checker_t* board, float* out5) noexcept nogil:
-    """The player on roll lost if the opponent has no checker left; gammon/backgammon by rule."""
-    cdef int i
-    if opponent_checkers_on_board(board) > 0:
-        return 0
-    out5[0] = 0.0
-    out5[1] = 0.0
-    out5[2] = 0.0
-    out5[3] = 0.0
-    out5[4] = 0.0
-    if mover_checkers_on_board(board) == NUM_CHECKERS:
-        out5[3] = 1.0
-        # backgammon: a loser's checker on the bar or in the winner's home board, which is
-        # the loser's points 19..24
-        for i in range(19, NUM_SLOTS):
-            if board[i] > 0:
-                out5[4] = 1.0
-                break
-    return 1
 
 
 cdef class CEvaluator:
