@@ -360,3 +360,10 @@ def test_exact_bearoff_equities_give_way_to_given_probabilities_and_to_beavers()
     beavers = cube_decision(position, match=MatchState(beavers=True))
     assert given.note == "" and given.take_point is not None
     assert beavers.note == "" and beavers.take_point is not None
+
+
+def test_cube_decision_fails_when_dice_are_already_rolled():
+    from bgengine import InvalidMatchStateError, MatchState, cube_decision
+
+    with pytest.raises(InvalidMatchStateError, match="before rolling, but dice 31 are already rolled"):
+        cube_decision(probabilities=[0.7, 0.2, 0.0, 0.05, 0.0], match=MatchState(dice=(3, 1)))

@@ -195,3 +195,10 @@ def test_shipped_weights_carry_their_training_record():
 
     record = weights_record()
     assert record["games"] > 0 and record["settings"]["hidden"] == default_evaluator().network.num_hidden
+
+
+def test_evaluate_fails_plies_out_of_range_with_a_typed_error():
+    from bgengine import InvalidSettingsError, Position, evaluate
+
+    with pytest.raises(InvalidSettingsError, match="plies must be an integer 0..3, got 9"):
+        evaluate(Position.initial(), plies=9)

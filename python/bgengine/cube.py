@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from .bearoff_cube import exact_money_doubling_functions
 from .cube_efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
 from .doubling import CubeOwner, DoublingFunctions, relative_owner, why_no_double
-from .errors import InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
+from .errors import InvalidMatchStateError, InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
 from .janowski import money_doubling_functions
 from .match_cube import MatchCubeModel
 from .match_equity import MatchScore, emg_reference
@@ -228,6 +228,10 @@ def cube_decision(
     match = match if match is not None else MatchState()
     if not isinstance(match, MatchState):
         raise InvalidCubeSettingsError(f"match must be a MatchState, got {type(match).__name__}")
+    if match.dice is not None:
+        raise InvalidMatchStateError(
+            f"the cube is turned before rolling, but dice {match.dice[0]}{match.dice[1]} are already rolled"
+        )
     if position is not None and not isinstance(position, Position):
         raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
     if position is not None and position.phase is Phase.OVER:

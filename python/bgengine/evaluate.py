@@ -24,7 +24,7 @@ import numpy as np
 
 from bgcore import _nn, _nply
 
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, InvalidSettingsError
 from .move import Move, MoveList, Roll, legal_moves
 from .position import NUM_SLOTS, Position
 
@@ -85,9 +85,9 @@ class MoveFilter:
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep, int) or not 1 <= self.keep <= 64:
-            raise ValueError(f"MoveFilter.keep must be an integer 1..64, got {self.keep!r}")
+            raise InvalidSettingsError(f"MoveFilter.keep must be an integer 1..64, got {self.keep!r}")
         if not self.margin >= 0.0:
-            raise ValueError(f"MoveFilter.margin must be >= 0, got {self.margin!r}")
+            raise InvalidSettingsError(f"MoveFilter.margin must be >= 0, got {self.margin!r}")
 
 
 #: Candidates of rank_moves searched at the requested depth (the rest keep 0-ply values).
@@ -225,7 +225,7 @@ def weights_record() -> dict[str, Any]:
 
 def _checked_plies(plies: int) -> int:
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 0 <= plies <= MAX_PLIES:
-        raise ValueError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
+        raise InvalidSettingsError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
     return int(plies)
 
 
