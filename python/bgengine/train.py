@@ -148,7 +148,7 @@ def train(
     if resume is not None:
         network, state = load_checkpoint(resume)
         bit_generator = np.random.PCG64()
-        bit_generator.state = state.bit_generator_state
+        bit_generator.state = state.bit_generator_state  # type: ignore[assignment]  # numpy types it as a TypedDict
     else:
         settings = settings or TrainingSettings()
         seeds = np.random.SeedSequence(settings.seed).spawn(2)
@@ -168,7 +168,7 @@ def train(
         elapsed = time.monotonic() - started
         state.games += batch
         state.seconds += elapsed
-        state.bit_generator_state = bit_generator.state
+        state.bit_generator_state = dict(bit_generator.state)
         line = (
             f"games {state.games:>9,}  {batch / max(elapsed, 1e-9):7.0f} games/s  "
             f"alpha {state.alpha():.4f}  plies/game {state.plies / max(state.games, 1):5.1f}"
