@@ -410,7 +410,7 @@ def play(match_length: int, opponent: str, plies: int, seed: int | None, seat: s
     engine_name = "bgengine" if opponent == "engine" else f"bgengine ({opponent})"
     record = play_in_terminal(
         agent, length=match_length, human=human, seed=seed, names=(name, engine_name),
-        input=click.get_text_stream("stdin"), output=sys.stderr if as_json else click.get_text_stream("stdout"),
+        input=sys.stdin, output=sys.stderr if as_json else sys.stdout,
     )
     if save is not None and isinstance(record, Match):
         try:
