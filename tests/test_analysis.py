@@ -167,11 +167,13 @@ def test_match_cube_advice_is_in_match_winning_chances_with_emg(monkeypatch):
     assert set(body["emg"]) == {"no_double", "double_take", "double_pass"}
 
 
-def test_no_cube_advice_once_the_dice_are_rolled(monkeypatch):
+def test_with_dice_the_cube_advice_is_for_the_position_before_the_roll(monkeypatch):
     fake_module(monkeypatch, "evaluate", evaluate=lambda position, plies=0: (0.9, 0.0, 0.0, 0.0, 0.0))
-    report = analyze(Position.initial(), MatchState(dice=(3, 1)))
-    assert report.cube is None
-    assert CUBE not in report.unavailable
+    rolled = analyze(Position.initial(), MatchState(dice=(3, 1)))
+    before = analyze(Position.initial(), MatchState())
+    assert rolled.cube is not None and rolled.cube == before.cube
+    assert rolled.moves is not None and before.moves is None
+    assert CUBE not in rolled.unavailable
 
 
 def test_no_cube_advice_without_an_evaluation(monkeypatch):

@@ -456,7 +456,7 @@ def test_race_before_the_roll_gets_cube_advice():
     assert cube["action"] in {"No double / take", "Double / take", "Double / pass", "Too good to double / pass",
                               "Too good to double / take"}
     out = run("analyze", RACE_XGID).stdout
-    assert "Cube decision (player on roll doubles; match winning chance)" in out
+    assert "Cube decision before the roll (player on roll doubles; match winning chance)" in out
     assert f"Proper cube action: {cube['action']}" in out
     money = run_json("analyze", RACE_XGID.replace(":3:1:0:7:", ":0:0:0:0:"))["cube"]
     assert money["unit"] == "money" and money["emg"] is None

@@ -69,7 +69,7 @@ class Analysis:
     moves: tuple[MoveChoice, ...] | None = None
     moves_ranked_by: str | None = None
     unavailable: tuple[str, ...] = field(default=())
-    cube: Any | None = None  # a bgengine.cube.CubeDecision for the player on roll, before rolling
+    cube: Any | None = None  # a bgengine.cube.CubeDecision for the player on roll, before the roll
 
     def _repr_svg_(self) -> str:
         """The board with the dice and cube, so an analysis shows as a picture in Jupyter."""
@@ -159,8 +159,11 @@ def analyze(
     elif not position.is_game_over():
         unavailable.append(EVALUATION)
     cube = None
-    if dice is None and not position.is_game_over():
-        cube = _cube_advice(position, match, evaluation)
+    if not position.is_game_over():
+        # The cube is turned before the roll: with dice, this is the advice for the position
+        # before they were thrown (what a player reviewing the turn asks first).
+        before_roll = match.with_changes(dice=None) if match.dice is not None else match
+        cube = _cube_advice(position, before_roll, evaluation)
         if cube is None:
             unavailable.append(CUBE)
     moves = None

@@ -142,7 +142,7 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
 def cube_table(decision: Any) -> Table:
     """No double / Double-Take / Double-Pass with the doubler's equities and each one's cost."""
     unit = "money equity" if decision.unit.name == "MONEY" else "match winning chance"
-    table = _table(f"Cube decision (player on roll doubles; {unit})")
+    table = _table(f"Cube decision before the roll (player on roll doubles; {unit})")
     _column(table, "", right=False)
     _column(table, "Equity")
     _column(table, "Diff")
