@@ -29,6 +29,7 @@ from bgcore import _nn, _selfplay
 from bgengine import Position, bearoff
 from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
 from bgengine.pubeval import pubeval_player
+from bgengine.selfplay import random_play_positions
 
 SAMPLE_SEED = 2024
 SAMPLE_BOARDS = 20_000
@@ -38,16 +39,7 @@ STRENGTH_GAMES = 1000
 
 def sample_positions(count: int, seed: int) -> list[Position]:
     """Positions from seeded random play (a new game when one ends), in order of play."""
-    rng = np.random.default_rng(seed)
-    positions, p = [], Position.initial()
-    while len(positions) < count:
-        moves = p.legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
-        p = moves.position_after(int(rng.integers(len(moves))))
-        if p.is_game_over():
-            p = Position.initial()
-            continue
-        positions.append(p)
-    return positions
+    return random_play_positions(count, seed)
 
 
 def sample_boards(count: int, seed: int) -> np.ndarray:
@@ -59,6 +51,8 @@ def contact_positions(count: int, seed: int) -> list[Position]:
 
 
 def _rate(benchmark, key: str, items: int) -> None:
+    if benchmark.stats is None:  # --benchmark-disable: the checks ran, nothing was timed
+        return
     benchmark.extra_info[key] = items / benchmark.stats.stats.median
     benchmark.extra_info["median_seconds"] = benchmark.stats.stats.median
 
@@ -99,7 +93,8 @@ def _lookahead_benchmark(benchmark, plies: int) -> None:
     assert np.array_equal(once, evaluator.evaluate_plies(boards, plies))  # deterministic
     assert np.all(once[:, 1] <= once[:, 0] + 1e-6)
     benchmark(evaluator.evaluate_plies, boards, plies)
-    benchmark.extra_info["milliseconds_per_position"] = 1000 * benchmark.stats.stats.median / LOOKAHEAD_POSITIONS
+    if benchmark.stats is not None:
+        benchmark.extra_info["milliseconds_per_position"] = 1000 * benchmark.stats.stats.median / LOOKAHEAD_POSITIONS
 
 
 def test_one_ply_time_per_position(benchmark):

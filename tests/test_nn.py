@@ -5,6 +5,7 @@ import pytest
 
 from bgcore import _nn
 from bgengine import Position
+from bgengine.selfplay import random_play_positions
 
 MOVER, OPPONENT = 0, 105  # first unit of each side's block
 CONTACT_FLAG = 210
@@ -91,16 +92,7 @@ def numpy_forward(net: _nn.NeuralNet, x: np.ndarray) -> np.ndarray:
 
 
 def random_boards(count: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    boards, p = [], Position.initial()
-    while len(boards) < count:
-        moves = p.legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
-        p = moves.position_after(int(rng.integers(len(moves))))
-        if p.is_game_over():
-            p = Position.initial()
-            continue
-        boards.append(np.asarray(p))
-    return np.array(boards, dtype=np.int8)
+    return np.array([np.asarray(p) for p in random_play_positions(count, seed)], dtype=np.int8)
 
 
 def test_forward_pass_equals_numpy_reference():

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from .actions import Decision, Double, Pass, Play, Roll, Take
 from .agents import Agent, CubeQuestion
 from .dice import DiceSource, RandomDice
@@ -17,6 +19,7 @@ from .game import Game
 from .match import Match
 from .match_state import MatchState
 from .move import LegalMove, Move, MoveList
+from .position import Position
 
 
 def play_game(
@@ -97,3 +100,22 @@ def opening_throw(dice: DiceSource) -> tuple[int, int]:
         first, second = dice.roll()
         if first != second:
             return first, second
+
+
+def random_play_positions(count: int, seed: int) -> list[Position]:
+    """``count`` positions from seeded, uniformly random play (a new game when one ends).
+
+    A cheap, reproducible sample of positions that occur in games, for tests, benchmarks
+    and training checks; each is seen from the player on roll.
+    """
+    rng = np.random.default_rng(seed)
+    positions: list[Position] = []
+    position = Position.initial()
+    while len(positions) < count:
+        moves = position.legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        position = moves.position_after(int(rng.integers(len(moves))))
+        if position.is_game_over():
+            position = Position.initial()
+            continue
+        positions.append(position)
+    return positions

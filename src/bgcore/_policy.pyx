@@ -11,6 +11,13 @@ from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, OPPONENT_BAR, MOV
 from bgcore._board cimport pip_counts_of, mover_checkers_on_board, opponent_checkers_on_board
 
 
+cdef const checker_t* board_pointer(bytes board) except NULL:
+    """The 26 slots of ``board`` for a kernel call, after checking its length."""
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    return <const checker_t*><const char*>board
+
+
 cdef class CEvaluator:
     """A nogil evaluator callable from kernels: a function pointer and its context."""
 
@@ -21,10 +28,9 @@ cdef class CEvaluator:
 
     def evaluate_board(self, bytes board):
         """5-vector of one board (26 int8 bytes, a valid position), for tests and checks."""
-        if len(board) != NUM_SLOTS:
-            raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+        cdef const checker_t* slots = board_pointer(board)
         cdef float out[5]
-        self.c.evaluate(self.c.context, <const checker_t*><const char*>board, 1, out)
+        self.c.evaluate(self.c.context, slots, 1, out)
         return [out[0], out[1], out[2], out[3], out[4]]
 
 
@@ -38,12 +44,11 @@ cdef class COracle:
 
     def exact(self, bytes board):
         """The exact 5-vector of a board if the oracle knows it, else None."""
-        if len(board) != NUM_SLOTS:
-            raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+        cdef const checker_t* slots = board_pointer(board)
         cdef float out[5]
         if self.c.probabilities == NULL:
             return None
-        if self.c.probabilities(self.c.context, <const checker_t*><const char*>board, out):
+        if self.c.probabilities(self.c.context, slots, out):
             return [out[0], out[1], out[2], out[3], out[4]]
         return None
 
