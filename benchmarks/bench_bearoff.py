@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from bgcore import _bearoff
-from bgengine import bearoff, race
+from bgengine.evaluation import bearoff, race
 from bgengine.position import Position
 
 os.environ.setdefault(bearoff.CACHE_DIR_ENV, tempfile.mkdtemp(prefix="bgengine-bench-"))

@@ -12,9 +12,10 @@ import xml.etree.ElementTree as ET
 
 from click.testing import CliRunner
 
-from bgengine import parse_xgid, svg
-from bgengine.analysis import analyze
-from bgengine.cli import cli
+from bgengine import parse_xgid
+from bgengine.formats import svg
+from bgengine.cli.report import analyze
+from bgengine.cli.commands import cli
 
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 SVG_NS = "{http://www.w3.org/2000/svg}"

@@ -8,7 +8,7 @@ Each benchmark checks its exact answer before timing.
 import pytest
 
 from bgengine import CubeAction, MatchState, Position, cube_decision, cube_decision_matrix, generate_met
-from bgengine.rollout import RolloutSettings
+from bgengine.rollouts.monte_carlo import RolloutSettings
 
 CHANCES = [0.72, 0.2, 0.01, 0.05, 0.002]
 

@@ -12,8 +12,9 @@ import random
 
 import numpy as np
 
-from bgengine import Position, cube_decision, race
-from bgengine.cube_efficiency import BEAROFF_EFFICIENCY
+from bgengine import Position, cube_decision
+from bgengine.evaluation import race
+from bgengine.cube.efficiency import BEAROFF_EFFICIENCY
 
 SEED = 5
 POSITIONS = 1000

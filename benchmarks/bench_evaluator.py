@@ -26,10 +26,11 @@ import numpy as np
 import pytest
 
 from bgcore import _nn, _selfplay
-from bgengine import Position, bearoff
-from bgengine.evaluate import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
-from bgengine.pubeval import pubeval_player
-from bgengine.selfplay import random_play_positions
+from bgengine import Position
+from bgengine.evaluation import bearoff
+from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
+from bgengine.evaluation.pubeval import pubeval_player
+from bgengine.agents.play import random_play_positions
 
 SAMPLE_SEED = 2024
 SAMPLE_BOARDS = 20_000

@@ -10,11 +10,11 @@ The pinned numbers depend on the order in which move generation lists the legal 
 from __future__ import annotations
 
 import numpy as np
-from bgengine.actions import Play
-from bgengine.agents import HeuristicAgent, RandomAgent
-from bgengine.game import Game
-from bgengine.match import Match
-from bgengine.selfplay import play_game, play_match
+from bgengine.game.actions import Play
+from bgengine.agents.base import HeuristicAgent, RandomAgent
+from bgengine.game.record import Game
+from bgengine.game.match import Match
+from bgengine.agents.play import play_game, play_match
 
 GAMES = 50
 MATCHES = 10

@@ -3,7 +3,7 @@ error per second, on one thread with and without variance reduction, and on two 
 
 Run: ``nice python -m pytest benchmarks/bench_rollout.py --benchmark-enable``.
 The default evaluator is the shipped network with race tables
-(``bgengine.evaluate.default_evaluator``); ``BGENGINE_BENCH_EVALUATOR=pipcount`` times the
+(``bgengine.evaluation.evaluator.default_evaluator``); ``BGENGINE_BENCH_EVALUATOR=pipcount`` times the
 pip-count test evaluator instead. Each benchmark first checks the exact
 trial count and that the seeded result repeats bit for bit, so a faster wrong answer
 cannot pass. Rates land in each benchmark's ``extra_info``.
@@ -19,7 +19,7 @@ import pytest
 
 from bgcore._policy import PipCountEvaluator
 from bgengine import Position
-from bgengine.rollout import RolloutResult, RolloutSettings, default_kernel_evaluator, rollout
+from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, default_kernel_evaluator, rollout
 
 OPENING = Position.initial()
 PLAIN = RolloutSettings(trials=1296, seed=11, variance_reduction=False, block_size=72)

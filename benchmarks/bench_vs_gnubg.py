@@ -40,7 +40,7 @@ from gnubg_bridge import (  # noqa: E402
 from sample_positions import sampled_turns  # noqa: E402
 
 from bgengine import MatchState, Position, cube_decision, evaluate  # noqa: E402
-from bgengine.evaluate import default_evaluator, rank_legal_moves  # noqa: E402
+from bgengine.evaluation.evaluator import default_evaluator, rank_legal_moves  # noqa: E402
 
 #: Scores for the cube comparison, each seen from player 0 on roll.
 CUBE_STATES = {

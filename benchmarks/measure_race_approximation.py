@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from race_rollout import rollout_race  # noqa: E402
 
-from bgengine import Position, race  # noqa: E402
+from bgengine import Position  # noqa: E402
+from bgengine.evaluation import race  # noqa: E402
 
 
 def random_race(rng: np.random.Generator, mover_highest: int, opponent_highest: int) -> Position:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from bgengine import Position
-from bgengine.evaluate import default_evaluator, rank_legal_moves
+from bgengine.evaluation.evaluator import default_evaluator, rank_legal_moves
 
 
 def sampled_turns(seed: int, count: int, random_share: float = 0.1) -> list[tuple[Position, tuple[int, int]]]:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bgengine import bearoff
+from bgengine.evaluation import bearoff
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from bgcore import _bearoff, _movegen
-from bgengine import bearoff
+from bgengine.evaluation import bearoff
 
 
 def play_race(board: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -27,8 +27,9 @@ from gnubg_bridge import (  # noqa: E402
 )
 from sample_positions import sampled_turns  # noqa: E402
 
-from bgengine import MatchState, Position, format_gnubg_ids, parse_gnubg_ids, race  # noqa: E402
-from bgengine._bits import decode_base64_key  # noqa: E402
+from bgengine import MatchState, Position, format_gnubg_ids, parse_gnubg_ids  # noqa: E402
+from bgengine.evaluation import race  # noqa: E402
+from bgengine.formats._bits import decode_base64_key  # noqa: E402
 
 pytestmark = [
     pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon (gnubg) is not installed"),

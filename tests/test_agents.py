@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from bgengine import MatchState, Position
-from bgengine.agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
+from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.move import Move
 
 

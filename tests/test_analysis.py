@@ -8,8 +8,8 @@ import types
 import pytest
 
 from bgengine import MatchState, Position
-from bgengine import analysis
-from bgengine.analysis import (
+from bgengine.cli import report as analysis
+from bgengine.cli.report import (
     CUBE,
     EVALUATION,
     FeatureUnavailableError,
@@ -24,10 +24,10 @@ RACE = Position.from_points({6: 2, 5: 2}, {6: 2, 4: 1})
 
 
 def fake_module(monkeypatch, name: str, **functions) -> None:
-    module = types.ModuleType(f"bgengine.{name}")
+    module = types.ModuleType(analysis._MODULES[name])
     for attribute, value in functions.items():
         setattr(module, attribute, value)
-    monkeypatch.setitem(sys.modules, f"bgengine.{name}", module)
+    monkeypatch.setitem(sys.modules, analysis._MODULES[name], module)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_analyze_uses_a_general_evaluator_when_there_is_one(monkeypatch):
 def test_analyze_uses_the_race_evaluator_for_races_only(monkeypatch):
     fake_module(monkeypatch, "race", evaluate=lambda position: (0.8, 0.0, 0.0, 0.0, 0.0))
     monkeypatch.setattr(analysis, "_optional_module",
-                        lambda name: sys.modules.get(f"bgengine.{name}") if name == "race" else None)
+                        lambda name: sys.modules.get(analysis._MODULES[name]) if name == "race" else None)
     assert analyze(RACE).evaluation.source == "race"
     assert analyze(Position.initial()).evaluation is None
     with pytest.raises(FeatureUnavailableError, match="more than 0 plies"):
@@ -107,7 +107,7 @@ def test_analyze_refuses_what_the_build_cannot_do(monkeypatch):
     monkeypatch.setattr(analysis, "_optional_module", lambda name: None)
     with pytest.raises(FeatureUnavailableError, match="plies"):
         analyze(Position.initial(), plies=2)
-    from bgengine.rollout_report import make_settings
+    from bgengine.cli.rollout_report import make_settings
 
     with pytest.raises(FeatureUnavailableError, match="rollouts"):
         make_settings(100)

@@ -12,9 +12,9 @@ import pytest
 
 from bgcore import _bearoff
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
-from bgengine import bearoff
+from bgengine.evaluation import bearoff
 from bgengine import CubeOwner
-from bgengine.bearoff import BearoffCacheWarning
+from bgengine.evaluation.bearoff import BearoffCacheWarning
 from bgengine.errors import InvalidPositionError
 from bgengine.position import Position
 

@@ -11,8 +11,9 @@ from importlib import resources
 import pytest
 from click.testing import CliRunner
 
-from bgengine import MatchState, Position, analysis, parse_xgid
-from bgengine.cli import JSON_SCHEMA, cli
+from bgengine import MatchState, Position, parse_xgid
+from bgengine.cli import report as analysis
+from bgengine.cli.commands import JSON_SCHEMA, cli
 
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 OPENING_ID = "4HPwATDgc/ABMA"
@@ -239,7 +240,7 @@ def test_internal_error_exits_1_with_one_line(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("bgengine.cli.analyze_position", broken)
+    monkeypatch.setattr("bgengine.cli.commands.analyze_position", broken)
     result = run("analyze", OPENING_ID)
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
@@ -846,7 +847,7 @@ def test_analyze_with_rollout_adds_the_rollout_to_the_report():
 
 @needs_rollouts
 def test_rollout_reports_progress_per_candidate():
-    from bgengine.rollout_report import make_settings, run_rollout
+    from bgengine.cli.rollout_report import make_settings, run_rollout
 
     calls = []
     report = run_rollout(Position.initial(), MatchState(), make_settings(144, seed=2, block_size=72), dice=(3, 1),
@@ -880,7 +881,7 @@ def test_rollout_refuses_a_finished_game():
 
 
 def test_the_examples_in_the_help_run(tmp_path, monkeypatch):
-    from bgengine.cli import _EXAMPLES
+    from bgengine.cli.commands import _EXAMPLES
 
     monkeypatch.chdir(tmp_path)
     import shlex

@@ -13,7 +13,7 @@ from bgengine import (
     Position,
     cube_decision,
 )
-from bgengine.janowski import cash_point, live_cash_point, live_take_point, take_point
+from bgengine.cube.janowski import cash_point, live_cash_point, live_take_point, take_point
 
 GAMMONLESS = [0.5, 0.0, 0.0, 0.0, 0.0]
 
@@ -236,7 +236,7 @@ def test_given_efficiency_overrides_the_position_type():
 
 
 def test_a_contact_position_without_evaluator_uses_the_engines_network():
-    from bgengine.evaluate import evaluate
+    from bgengine.evaluation.evaluator import evaluate
 
     decision = cube_decision(Position.initial())
     assert decision.probabilities.as_tuple() == pytest.approx(evaluate(Position.initial()).probabilities)
@@ -253,7 +253,7 @@ def test_probabilities_and_evaluator_together_are_refused():
 
 
 def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
-    from bgengine.evaluate import RandomEvaluator, evaluate
+    from bgengine.evaluation.evaluator import RandomEvaluator, evaluate
 
     evaluator = RandomEvaluator(seed=5)
     position = Position.initial()
@@ -272,7 +272,7 @@ def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
 
 
 def test_two_ply_races_use_the_lookahead_too():
-    from bgengine.evaluate import evaluate
+    from bgengine.evaluation.evaluator import evaluate
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     decision = cube_decision(race_80, plies=2)
@@ -287,7 +287,7 @@ def test_invalid_plies_raise_a_typed_error(plies):
 
 
 def test_plies_with_given_probabilities_or_a_rollout_are_refused():
-    from bgengine.rollout import RolloutSettings
+    from bgengine.rollouts.monte_carlo import RolloutSettings
 
     with pytest.raises(InvalidCubeSettingsError, match="not both"):
         cube_decision(Position.initial(), plies=1, probabilities=GAMMONLESS)
@@ -326,7 +326,7 @@ def test_text_shows_the_action_and_the_equities():
 
 
 def test_races_are_evaluated_by_the_race_evaluator_when_none_is_given():
-    from bgengine import race
+    from bgengine.evaluation import race
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     decision = cube_decision(race_80)
@@ -335,7 +335,7 @@ def test_races_are_evaluated_by_the_race_evaluator_when_none_is_given():
 
 
 def test_money_bearoffs_in_the_two_sided_table_get_exact_equities():
-    from bgengine import bearoff
+    from bgengine.evaluation import bearoff
 
     position = Position.from_points({1: 2, 2: 1}, opponent={1: 1, 3: 1})
     exact = bearoff.two_sided_table().equities(position)

@@ -1,11 +1,11 @@
 """The cube-advised agent: doubles, takes and passes by cube_decision in play."""
 
 from bgengine import CubeAction, MatchState, Position, cube_decision
-from bgengine.actions import Double, Pass
-from bgengine.agents import CubeQuestion, HeuristicAgent, RandomAgent
-from bgengine.cube_agent import CubeAdvisedAgent
-from bgengine.game import Game
-from bgengine.selfplay import finish_game, play_game
+from bgengine.game.actions import Double, Pass
+from bgengine.agents.base import CubeQuestion, HeuristicAgent, RandomAgent
+from bgengine.agents.cube_advised import CubeAdvisedAgent
+from bgengine.game.record import Game
+from bgengine.agents.play import finish_game, play_game
 
 # The player on roll bears off in one roll; the opponent has borne off 12 (no gammon).
 SURE_WIN = Position.from_points({1: 2}, opponent={6: 2, 5: 1})
@@ -52,7 +52,7 @@ def test_contact_positions_without_evaluator_use_the_engines_network():
 
 
 def test_plies_deepen_the_agents_probabilities():
-    from bgengine.evaluate import RandomEvaluator
+    from bgengine.evaluation.evaluator import RandomEvaluator
 
     agent = CubeAdvisedAgent(CheckersOnly(), RandomEvaluator(2), plies=1)
     expected = cube_decision(Position.initial(), plies=1, evaluator=RandomEvaluator(2))

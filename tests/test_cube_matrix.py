@@ -3,8 +3,8 @@
 import pytest
 
 from bgengine import CubeAction, InvalidCubeSettingsError, InvalidMatchStateError, MatchState, cube_decision
-from bgengine.cube_matrix import cube_decision_matrix
-from bgengine.doubling import CubeOwner
+from bgengine.cube.matrix import cube_decision_matrix
+from bgengine.match_state import CubeOwner
 
 CHANCES = [0.72, 0.2, 0.01, 0.05, 0.002]
 

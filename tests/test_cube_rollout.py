@@ -3,7 +3,7 @@
 import pytest
 
 from bgengine import CubeAction, EquityUnit, InvalidCubeSettingsError, MatchState, Position, cube_decision
-from bgengine.rollout import RolloutSettings
+from bgengine.rollouts.monte_carlo import RolloutSettings
 
 # Money bear-offs in the two-sided table, played out (bearoff_tables=False) so the
 # rollout really plays games; the table gives the exact decision to agree with.
@@ -45,7 +45,7 @@ def test_rollout_errors_are_reported_and_shown():
 
 
 def test_double_take_line_is_the_position_rolled_out_with_the_cube_on_the_taker_side():
-    from bgengine.rollout import rollout
+    from bgengine.rollouts.monte_carlo import rollout
 
     settings = RolloutSettings(trials=144, seed=2, cubeful=True)
     decision = cube_decision(RACE, rollout=settings)

@@ -5,11 +5,12 @@ from collections import Counter
 import numpy as np
 
 from bgengine import CubeAction, MatchState, Position, cube_decision
-from bgengine.agents import Agent, CubeQuestion
-from bgengine.engine_agent import EngineAgent
-from bgengine.evaluate import FakeEvaluator, RandomEvaluator, best_move
-from bgengine.pubeval import PubEvalAgent, pubeval_player
-from bgengine.selfplay import play_game, play_match
+from bgengine.agents.base import Agent, CubeQuestion
+from bgengine.agents.engine import EngineAgent
+from bgengine.evaluation.evaluator import FakeEvaluator, RandomEvaluator, best_move
+from bgengine.agents.pubeval import PubEvalAgent
+from bgengine.evaluation.pubeval import pubeval_player
+from bgengine.agents.play import play_game, play_match
 
 
 def test_agents_follow_the_protocol():

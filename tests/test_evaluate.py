@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from bgengine import Position
-from bgengine import race
-from bgengine.evaluate import (
+from bgengine.evaluation import race
+from bgengine.evaluation.evaluator import (
     Evaluator,
     FakeEvaluator,
     MoveFilter,
@@ -191,7 +191,7 @@ def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
 
 
 def test_shipped_weights_carry_their_training_record():
-    from bgengine.evaluate import weights_record
+    from bgengine.evaluation.evaluator import weights_record
 
     record = weights_record()
     assert record["games"] > 0 and record["settings"]["hidden"] == default_evaluator().network.num_hidden

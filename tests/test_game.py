@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from bgengine import GameResult, IllegalMoveError, MatchState, Position
-from bgengine.actions import Accept, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
-from bgengine.agents import HeuristicAgent
+from bgengine.game.actions import Accept, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
+from bgengine.agents.base import HeuristicAgent
 from bgengine.dice import FixedDice
-from bgengine.game import OPENING_ROLLS, ROLLS, Ending, Game
+from bgengine.game.record import OPENING_ROLLS, ROLLS, Ending, Game
 from bgengine.move import Move
-from bgengine.selfplay import next_action
+from bgengine.agents.play import next_action
 from movegen_helpers import count_built_moves
 
 

@@ -12,7 +12,7 @@ from bgengine import (
     format_gnubg_ids,
     parse_gnubg_ids,
 )
-from bgengine.gnubg_id import decode_match_id, encode_match_id
+from bgengine.formats.gnubg_id import decode_match_id, encode_match_id
 from strategies import match_states, positions
 
 OPENING_ID = "4HPwATDgc/ABMA"

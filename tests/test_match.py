@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from bgengine import GameResult, IllegalMoveError, InvalidMatchStateError
-from bgengine.actions import Accept, Decision, Double, Pass, Play, Resign, Roll, Take
-from bgengine.agents import HeuristicAgent, RandomAgent
-from bgengine.match import Match
-from bgengine.rules import double_is_pointless, next_game_is_crawford
-from bgengine.selfplay import play_match
+from bgengine.game.actions import Accept, Decision, Double, Pass, Play, Resign, Roll, Take
+from bgengine.agents.base import HeuristicAgent, RandomAgent
+from bgengine.game.match import Match
+from bgengine.game.rules import double_is_pointless, next_game_is_crawford
+from bgengine.agents.play import play_match
 
 
 def open_game(match: Match, dice: tuple[int, int] = (3, 1)) -> None:

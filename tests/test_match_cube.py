@@ -12,8 +12,8 @@ from bgengine import (
     gammon_values,
     kazaross_xg2,
 )
-from bgengine.match_equity import MatchScore, emg_reference, mwc_to_emg
-from bgengine.met_generator import generate_met
+from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_to_emg
+from bgengine.cube.met_generator import generate_met
 
 MET = kazaross_xg2()
 

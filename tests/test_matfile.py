@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bgengine.actions import Accept, Double, Pass, Play, Resign, Roll, Take
-from bgengine.agents import HeuristicAgent, RandomAgent
+from bgengine.game.actions import Accept, Double, Pass, Play, Resign, Roll, Take
+from bgengine.agents.base import HeuristicAgent, RandomAgent
 from bgengine.errors import MatchFileError
-from bgengine.game import Ending
-from bgengine.match import Match
-from bgengine.matfile import format_mat, parse_mat, read_mat, write_mat
+from bgengine.game.record import Ending
+from bgengine.game.match import Match
+from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
 from bgengine.position import GameResult
-from bgengine.selfplay import play_match
+from bgengine.agents.play import play_match
 
 DATA = Path(__file__).parent / "data"
 

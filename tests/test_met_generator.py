@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bgengine import InvalidCubeSettingsError, kazaross_xg2
-from bgengine.met_generator import crawford_game_mwc, generate_met, post_crawford_row
+from bgengine.cube.met_generator import crawford_game_mwc, generate_met, post_crawford_row
 
 
 def test_post_crawford_row_follows_the_classical_recursion():

@@ -1,6 +1,6 @@
 import pytest
 
-from bgengine.piecewise_linear import PiecewiseLinear
+from bgengine.cube.piecewise_linear import PiecewiseLinear
 
 
 def test_evaluates_linearly_between_knots_and_clamps_outside():

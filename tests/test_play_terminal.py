@@ -6,13 +6,13 @@ import io
 
 import pytest
 from bgengine import MatchState, Position
-from bgengine.actions import Double, Play, Take
-from bgengine.agents import HeuristicAgent, RandomAgent
+from bgengine.game.actions import Double, Play, Take
+from bgengine.agents.base import HeuristicAgent, RandomAgent
 from bgengine.dice import FixedDice
-from bgengine.game import Ending, Game
-from bgengine.match import Match
+from bgengine.game.record import Ending, Game
+from bgengine.game.match import Match
 from bgengine.move import Move
-from bgengine.play_terminal import play_in_terminal
+from bgengine.cli.play_terminal import play_in_terminal
 
 
 def run(agent, lines: list[str], throws: list[tuple[int, int]], **options):

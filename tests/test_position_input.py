@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgengine import InvalidMatchStateError, InvalidNotationError, InvalidPositionError, MatchState, Position
-from bgengine.position_input import parse_dice, parse_score, read_position, with_match_options
+from bgengine.formats.user_input import parse_dice, parse_score, read_position, with_match_options
 
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 
@@ -105,7 +105,7 @@ def test_impossible_match_options_are_refused(kwargs, fragment):
 
 
 def test_parse_probabilities_reads_five_numbers():
-    from bgengine.position_input import parse_probabilities
+    from bgengine.formats.user_input import parse_probabilities
 
     assert parse_probabilities("0.6,0.2,0.01,0.1,0") == (0.6, 0.2, 0.01, 0.1, 0.0)
     assert parse_probabilities(" 1 0 0 0 0 ") == (1.0, 0.0, 0.0, 0.0, 0.0)
@@ -113,7 +113,7 @@ def test_parse_probabilities_reads_five_numbers():
 
 @pytest.mark.parametrize("text", ["", "0.5", "0.5,0,0,0", "0.5,0,0,0,0,0", "a,b,c,d,e", "1.2,0,0,0,0", "-0.1,0,0,0,0"])
 def test_parse_probabilities_rejects_anything_but_five_chances(text):
-    from bgengine.position_input import parse_probabilities
+    from bgengine.formats.user_input import parse_probabilities
 
     with pytest.raises(InvalidNotationError, match="five numbers 0..1"):
         parse_probabilities(text)

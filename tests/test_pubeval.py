@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bgengine import Position
-from bgengine.pubeval import pubeval_player
+from bgengine.evaluation.pubeval import pubeval_player
 
 WEIGHTS = json.loads(resources.files("bgengine").joinpath("data/pubeval_weights.json").read_text())
 

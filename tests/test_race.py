@@ -8,7 +8,7 @@ import pytest
 
 from bgcore import _bearoff
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
-from bgengine import bearoff, race
+from bgengine.evaluation import bearoff, race
 from bgengine.errors import InvalidPositionError, NotARaceError
 from bgengine.position import Position
 

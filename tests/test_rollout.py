@@ -13,17 +13,17 @@ import pytest
 
 from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
 from bgengine import MatchState, Position
-from bgengine._rollout_cube import CubeReferee
-from bgengine._rollout_runner import (
+from bgengine.cube.referee import CubeReferee
+from bgengine.rollouts.blocks import (
     BlockTask,
     RolloutWorkerError,
     block_tasks,
     forced_rolls,
     play_block,
 )
-from bgengine.bearoff import two_sided_table
+from bgengine.evaluation.bearoff import two_sided_table
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
-from bgengine.rollout import RolloutSettings, default_kernel_evaluator, rollout, rollout_moves
+from bgengine.rollouts.monte_carlo import RolloutSettings, default_kernel_evaluator, rollout, rollout_moves
 
 PIP_COUNT = PipCountEvaluator()
 # Single checkers, no contact: the player on roll wins at once with 27 of the 36 rolls
@@ -42,7 +42,7 @@ def probabilities_of(result):
 
 
 def test_kernel_network_evaluator_matches_bgengine_evaluate_at_0_ply():
-    from bgengine.evaluate import default_evaluator
+    from bgengine.evaluation.evaluator import default_evaluator
 
     evaluator = default_evaluator()
     kernel = default_kernel_evaluator()
@@ -62,7 +62,7 @@ def test_network_and_race_tables_are_safe_to_share_between_threads(position):
 
 
 def test_network_evaluator_rolls_out_the_same_in_another_process():
-    from bgengine.evaluate import default_evaluator
+    from bgengine.evaluation.evaluator import default_evaluator
 
     settings = dataclasses.replace(FAST, trials=8, block_size=4)
     reference = rollout(CONTACT, settings=settings, evaluator=default_evaluator())

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from bgengine import IllegalMoveError, MatchState, Position
-from bgengine.actions import Double, Play, Roll
-from bgengine.agents import HeuristicAgent, RandomAgent
+from bgengine.game.actions import Double, Play, Roll
+from bgengine.agents.base import HeuristicAgent, RandomAgent
 from bgengine.dice import FixedDice, RandomDice
-from bgengine.game import Game
-from bgengine.match import Match
+from bgengine.game.record import Game
+from bgengine.game.match import Match
 from bgengine.move import Move
 from bgengine.position import NUM_CHECKERS
-from bgengine.selfplay import next_action, play_game, play_match
+from bgengine.agents.play import next_action, play_game, play_match
 
 RANDOM_GAMES = 2000
 RANDOM_MATCHES = 300

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bgengine import InvalidMatchStateError, InvalidNotationError, MatchState, Position, parse_xgid, svg
-from bgengine.analysis import analyze
+from bgengine import InvalidMatchStateError, InvalidNotationError, MatchState, Position, parse_xgid
+from bgengine.formats import svg
+from bgengine.cli.report import analyze
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 DATA = Path(__file__).parent / "data" / "svg"
@@ -304,7 +305,7 @@ def test_a_crowded_bar_shows_four_checkers_and_the_count():
 
 def test_game_and_match_show_as_pictures_with_the_last_play():
     from bgengine import Game, Match
-    from bgengine.actions import Play, Roll
+    from bgengine.game.actions import Play, Roll
 
     game = Game()
     game.push(Roll((3, 1)))  # the opening throw: player 0 threw 3, player 1 threw 1

@@ -5,16 +5,16 @@ legal moves, evaluation, rollouts and cube advice. Positions are always seen fro
 player on roll.
 """
 
-from .actions import Decision
-from .agents import Agent, CubeQuestion, HeuristicAgent, RandomAgent
-from .cube import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
-from .cube_agent import CubeAdvisedAgent
-from .cube_efficiency import cube_efficiency
-from .cube_matrix import CubeDecisionMatrix, cube_decision_matrix
-from .dice import FixedDice, RandomDice
-from .doubling import CubeOwner
-from .engine_agent import EngineAgent
-from .errors import (
+from bgengine.game.actions import Decision
+from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
+from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from bgengine.agents.cube_advised import CubeAdvisedAgent
+from bgengine.cube.efficiency import cube_efficiency
+from bgengine.cube.matrix import CubeDecisionMatrix, cube_decision_matrix
+from bgengine.dice import FixedDice, RandomDice
+from bgengine.match_state import CubeOwner
+from bgengine.agents.engine import EngineAgent
+from bgengine.errors import (
     BgEngineError,
     DiceError,
     IllegalMoveError,
@@ -30,24 +30,24 @@ from .errors import (
     MoveIndexError,
     NotARaceError,
 )
-from .evaluate import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
-from .game import Game, GameOutcome
-from .gnubg_id import format_gnubg_ids, parse_gnubg_ids
-from .match import Match
-from .match_equity import cubeless_mwc, gammon_values
-from .match_state import MatchState
-from .matfile import format_mat, parse_mat, read_mat, write_mat
-from .met import MatchEquityTable, default_met, kazaross_xg2, load_met
-from .met_generator import generate_met
-from .move import LegalMove, Move, MoveList, legal_children_batch
-from .position import GameResult, Phase, Position
-from .probabilities import GameProbabilities
-from .pubeval import PubEvalAgent
-from .race import RaceEvaluator
-from .rollout import RolloutResult, RolloutSettings, rollout, rollout_moves
-from .selfplay import play_game, play_match
-from .take_points import take_points
-from .xgid import format_xgid, parse_xgid
+from bgengine.evaluation.evaluator import Evaluation, MoveFilter, RankedMove, best_move, evaluate, rank_moves
+from bgengine.game.record import Game, GameOutcome
+from bgengine.formats.gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from bgengine.game.match import Match
+from bgengine.cube.match_equity import cubeless_mwc, gammon_values
+from bgengine.match_state import MatchState
+from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
+from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_met
+from bgengine.cube.met_generator import generate_met
+from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
+from bgengine.position import GameResult, Phase, Position
+from bgengine.probabilities import GameProbabilities
+from bgengine.agents.pubeval import PubEvalAgent
+from bgengine.evaluation.race import RaceEvaluator
+from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
+from bgengine.agents.play import play_game, play_match
+from bgengine.cube.take_point import take_points
+from bgengine.formats.xgid import format_xgid, parse_xgid
 
 __version__ = "0.1.0.dev0"
 

@@ -1,5 +1,5 @@
 """``python -m bgengine``: the same as the ``bgengine`` command."""
 
-from .cli import main
+from bgengine.cli.commands import main
 
 main()

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import DiceError, InvalidSettingsError
+from bgengine.errors import DiceError, InvalidSettingsError
 
 Dice = tuple[int, int]
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field, replace
 
-from .errors import InvalidMatchStateError
+from bgengine.errors import InvalidMatchStateError
 
 #: The largest cube value the rules of play allow (the cube's faces are 2..64).
 RULES_MAX_CUBE = 64
@@ -12,6 +13,14 @@ RULES_MAX_CUBE = 64
 FORMAT_MAX_CUBE = 2**15
 #: The longest match the GNU Backgammon Match ID can carry (15 bits).
 MAX_MATCH_LENGTH = 2**15 - 1
+
+
+class CubeOwner(enum.Enum):
+    """Who holds the cube, seen from the player on roll."""
+
+    CENTRED = "centred"
+    PLAYER = "player on roll"
+    OPPONENT = "opponent"
 
 
 def _is_int(value: object) -> bool:

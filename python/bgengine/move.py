@@ -16,8 +16,8 @@ import numpy as np
 
 from bgcore import _movegen
 
-from .errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
-from .position import NUM_SLOTS, Position
+from bgengine.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
+from bgengine.position import NUM_SLOTS, Position
 
 BAR = 25
 OFF = 0

@@ -16,11 +16,11 @@ import numpy as np
 
 from bgcore import _board
 
-from .errors import InvalidPositionError
+from bgengine.errors import InvalidPositionError
 
 if TYPE_CHECKING:
-    from .match_state import MatchState
-    from .move import Move, MoveList, Roll
+    from bgengine.match_state import MatchState
+    from bgengine.move import Move, MoveList, Roll
 
 NUM_SLOTS = 26
 NUM_CHECKERS = 15
@@ -123,14 +123,14 @@ class Position:
     @classmethod
     def from_xgid(cls, text: str) -> Position:
         """The position part of an XGID (the match fields are checked but dropped)."""
-        from .xgid import parse_xgid
+        from bgengine.formats.xgid import parse_xgid
 
         return parse_xgid(text)[0]
 
     @classmethod
     def from_gnubg_id(cls, text: str) -> Position:
         """A GNU Backgammon Position ID (14 characters), or the position of ``posid:matchid``."""
-        from .gnubg_id import parse_gnubg_ids
+        from bgengine.formats.gnubg_id import parse_gnubg_ids
 
         return parse_gnubg_ids(text)[0]
 
@@ -138,14 +138,14 @@ class Position:
 
     def gnubg_id(self) -> str:
         """The 14-character GNU Backgammon Position ID."""
-        from .gnubg_id import encode_position_id
+        from bgengine.formats.gnubg_id import encode_position_id
 
         return encode_position_id(self)
 
     def xgid(self, match: MatchState | None = None) -> str:
         """The full XGID of this position with ``match`` (money, centred cube by default)."""
-        from .match_state import MatchState
-        from .xgid import format_xgid
+        from bgengine.match_state import MatchState
+        from bgengine.formats.xgid import format_xgid
 
         return format_xgid(self, match if match is not None else MatchState())
 
@@ -153,7 +153,7 @@ class Position:
         return f"Position.from_gnubg_id({self.gnubg_id()!r})"
 
     def __str__(self) -> str:
-        from .text_board import text_board
+        from bgengine.formats.text_board import text_board
 
         return text_board(self)
 
@@ -258,7 +258,7 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture, so Jupyter shows a Position as a board."""
-        from .svg import board
+        from bgengine.formats.svg import board
 
         return board(self)
 
@@ -309,4 +309,4 @@ def _checked_points(points: Mapping[int, int], side: str) -> Iterable[tuple[int,
         yield int(point), _checked_count(count, f"{side} point {point}")
 
 
-from . import move as _move  # noqa: E402 - move.py builds on Position, defined above
+from bgengine import move as _move  # noqa: E402 - move.py builds on Position, defined above

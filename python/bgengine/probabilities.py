@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .errors import InvalidProbabilitiesError
+from bgengine.errors import InvalidProbabilitiesError
 
 #: How far outside 0..1 (or above its parent) a value may stray through float rounding.
 ROUNDING_TOLERANCE = 1e-7

@@ -1,0 +1,155 @@
+"""``bgengine bench``: a quick speed report of this machine for what this build can do.
+
+Each case checks its answer on a known position before it is timed, so a fast wrong
+result cannot be reported. For careful measurements use ``benchmarks/`` (pytest-benchmark).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bgengine.cli.report import _optional_module, has_move_generation, legal_plays
+from bgengine.formats.gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from bgengine.match_state import MatchState
+from bgengine.position import Position
+from bgengine.formats.xgid import format_xgid, parse_xgid
+
+#: The README's example position: 31 to play, money game.
+EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+#: Distinct legal plays of 31 in the opening position (8/5 6/5, 24/21 6/5, 13/10 6/5, ...).
+OPENING_31_PLAYS = 16
+ROLLOUT_TRIALS = 72
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """How many calls of one operation ran in how many seconds."""
+
+    name: str
+    calls: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.calls / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class _Case:
+    name: str
+    run: Callable[[], object]
+    check: Callable[[], bool]
+
+
+def _cases() -> list[_Case]:
+    position, match = parse_xgid(EXAMPLE_XGID)
+    opening = Position.initial()
+    gnubg_text = format_gnubg_ids(position, match)
+    cases = [
+        _Case("parse XGID", lambda: parse_xgid(EXAMPLE_XGID),
+              lambda: parse_xgid(EXAMPLE_XGID) == (position, match)),
+        _Case("format XGID", lambda: format_xgid(position, match),
+              lambda: format_xgid(position, match) == EXAMPLE_XGID),
+        _Case(
+            "parse GNU Backgammon ID",
+            lambda: parse_gnubg_ids(gnubg_text),
+            lambda: format_gnubg_ids(*_with_match(parse_gnubg_ids(gnubg_text))) == gnubg_text,
+        ),
+        _Case("pip counts", position.pip_counts, lambda: opening.pip_counts() == (167, 167)),
+        _Case("flip position", position.flip, lambda: position.flip().flip() == position),
+    ]
+    if has_move_generation():
+        cases.append(
+            _Case(
+                "legal moves + notation (opening, 31)",
+                lambda: legal_plays(opening, (3, 1)),
+                lambda: len(legal_plays(opening, (3, 1))) == OPENING_31_PLAYS,
+            )
+        )
+    cases += _race_and_cube_cases()
+    if has_move_generation():
+        cases.append(_self_play_case())
+    rollout = _optional_module("rollout")
+    if rollout is not None:
+        settings = rollout.RolloutSettings(trials=ROLLOUT_TRIALS, seed=1)
+        cases.append(_Case(f"rollout, {ROLLOUT_TRIALS} trials (opening)",
+                           lambda: rollout.rollout(opening, settings=settings),
+                           lambda: rollout.rollout(opening, settings=settings).trials == ROLLOUT_TRIALS))
+    from bgengine.formats.svg import board
+
+    cases.append(
+        _Case("SVG board", lambda: board(position, match=match),
+              lambda: str(board(position, match=match)).startswith("<svg"))
+    )
+    return cases
+
+
+def _race_and_cube_cases() -> list[_Case]:
+    """Race evaluation and cube decisions, when this build has them."""
+    cases = []
+    race = _optional_module("race")
+    if race is not None:
+        last_checkers = Position.from_points({1: 1}, {1: 1})  # on roll bears off first: a certain win
+        bear_off = Position.from_points({4: 2, 5: 3, 6: 2}, {4: 2, 5: 3, 6: 2})
+        cases.append(_Case("race evaluation (bear-off, 7 v 7)", lambda: race.evaluate(bear_off),
+                           lambda: float(race.evaluate(last_checkers)[0]) == 1.0))
+    cube = _optional_module("cube")
+    if cube is not None:
+        chances = (0.9, 0.0, 0.0, 0.0, 0.0)  # a textbook double and pass in money play
+        cases.append(_Case("cube decision (money)", lambda: cube.cube_decision(probabilities=chances),
+                           lambda: str(cube.cube_decision(probabilities=chances).action) == "Double / pass"))
+    return cases
+
+
+def _self_play_case() -> _Case:
+    """One seeded game between two random agents, played to the end."""
+    from bgengine.agents.base import RandomAgent
+    from bgengine.agents.play import play_game
+
+    def game() -> bool:
+        return play_game(RandomAgent(7), RandomAgent(8), seed=2024).is_over
+
+    return _Case("random self-play game", game, game)
+
+
+def _with_match(parsed: tuple[Position, MatchState | None]) -> tuple[Position, MatchState]:
+    position, match = parsed
+    return position, match if match is not None else MatchState()
+
+
+def _time(run: Callable[[], object], budget: float) -> BenchResult:
+    """Call ``run`` in growing batches until ``budget`` seconds are spent."""
+    calls, batch, spent = 0, 1, 0.0
+    while spent < budget:
+        start = time.perf_counter()
+        for _ in range(batch):
+            run()
+        spent += time.perf_counter() - start
+        calls += batch
+        batch *= 2
+    return BenchResult("", calls, spent)
+
+
+def run_quick_bench(budget_seconds: float = 0.2) -> list[BenchResult]:
+    """Time every available operation for about ``budget_seconds`` each, after checking it."""
+    results = []
+    for case in _cases():
+        if not case.check():
+            raise AssertionError(f"bench case {case.name!r} gave a wrong answer; not timing it")
+        timed = _time(case.run, budget_seconds)
+        results.append(BenchResult(case.name, timed.calls, timed.seconds))
+    return results
+
+
+def machine_summary() -> dict[str, object]:
+    """The facts that make speed figures comparable: Python, platform, cores."""
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+    }

@@ -1,0 +1,1 @@
+"""Cube decisions: money (Janowski) and match (MET) models, exact bear-off values, rollouts, take points."""

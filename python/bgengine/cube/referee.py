@@ -1,0 +1,126 @@
+"""The cube inside rollout games: decisions and values by ``bgengine.cube`` at 0-ply.
+
+The kernel calls a ``CubeReferee`` (with the GIL) when the player on roll may double,
+and to value a game that ends. Values are the root player's (the player on roll at the
+start of the rollout): money equity per starting cube, or match winning chance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgengine.cube.decision import CubeAction, cube_decision
+from bgengine.match_state import CubeOwner
+from bgengine.cube.match_equity import MatchScore, mwc_after_game
+from bgengine.match_state import MatchState
+from bgengine.cube.met import MatchEquityTable, default_met
+from bgengine.probabilities import GameProbabilities
+
+MONEY_UNIT = "money equity per cube"
+MWC_UNIT = "match winning chance"
+
+# Codes of the kernel (bgcore/_rollout.pyx).
+NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, DOUBLE_BEAVER = 0, 1, 2, 3
+_OWNER_FROM_MOVER = {0: CubeOwner.CENTRED, 1: CubeOwner.PLAYER, -1: CubeOwner.OPPONENT}
+
+
+@dataclass(frozen=True)
+class CubeReferee:
+    """Cube decisions and game values for the kernel, for one game's match state.
+
+    Owners passed in and out are relative: +1 the player on roll (or the root, in
+    ``initial_cube``), -1 the other side, 0 centred. ``rollout`` values the root's
+    "no double" (the root does not double before its first roll); ``rollout_moves``
+    rolls out positions after a move, where the next player may double at once.
+    """
+
+    match: MatchState
+    efficiency: float | None = None
+    root_may_double: bool = False  # True after a move: the next player may double at once
+
+    @property
+    def unit(self) -> str:
+        return MONEY_UNIT if self.match.is_money else MWC_UNIT
+
+    def initial_cube(self) -> tuple[int, int, int]:
+        """(cube value, owner seen from the root, largest value the cube may reach)."""
+        m = self.match
+        owner = 0 if m.cube_owner is None else (1 if m.cube_owner == m.on_roll else -1)
+        largest = m.cube_value if m.crawford else m.max_cube
+        return m.cube_value, owner, largest
+
+    def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
+        """The match state with the player on roll being the mover (player 0 is the root)."""
+        on_roll = self.match.on_roll if mover_is_root else 1 - self.match.on_roll
+        owner = None if owner_from_mover == 0 else (on_roll if owner_from_mover == 1 else 1 - on_roll)
+        return self.match.with_changes(
+            cube_value=cube_value, cube_owner=owner, on_roll=on_roll, dice=None, double_offered=False
+        )
+
+    def decide(self, mover5: tuple[float, ...], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
+        """The mover's action at 0-ply from the mover's probabilities, as a kernel code."""
+        decision = cube_decision(
+            match=self._state(cube_value, owner_from_mover, mover_is_root),
+            probabilities=_clamped(mover5),
+            cube_efficiency=self.efficiency,
+        )
+        return _ACTION_CODES.get(decision.action, NO_DOUBLE)
+
+    def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
+        """Value for the root of a game it won (> 0) or lost (< 0) as a single (1), gammon (2)
+        or backgammon (3) at this cube; under the Jacoby rule a centred cube's gammons count 1."""
+        if self.match.jacoby and centred:
+            root_result = 1 if root_result > 0 else -1
+        root_points = root_result * cube_value
+        if self.match.is_money:
+            return root_points / self.match.cube_value
+        score = MatchScore.from_match_state(self.match)
+        won, lost = (root_points, 0) if root_points > 0 else (0, -root_points)
+        return mwc_after_game(self._met(), score, won, lost)
+
+    def position_value(self, mover5: tuple[float, ...], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
+        """0-ply cubeful value for the root of a position where the game stops (truncation)."""
+        decision = cube_decision(
+            match=self._state(cube_value, owner_from_mover, mover_is_root),
+            probabilities=_clamped(mover5),
+            cube_efficiency=self.efficiency,
+        )
+        best = decision.no_double
+        if decision.double_take is not None and decision.double_pass is not None:
+            best = max(best, min(decision.double_take, decision.double_pass))
+        if self.match.is_money:
+            value = best * cube_value / self.match.cube_value
+            return value if mover_is_root else -value
+        return best if mover_is_root else 1.0 - best
+
+    def luck_scale(self, cube_value: int) -> float:
+        """Root's cubeful units per point of cubeless equity at this cube (for luck)."""
+        if self.match.is_money:
+            return cube_value / self.match.cube_value
+        score = MatchScore.from_match_state(self.match)
+        win = mwc_after_game(self._met(), score, cube_value, 0)
+        lose = mwc_after_game(self._met(), score, 0, cube_value)
+        return (win - lose) / 2.0
+
+    def _met(self) -> MatchEquityTable:
+        return default_met()
+
+
+def _clamped(p5: tuple[float, ...]) -> GameProbabilities:
+    """Probabilities as the cube logic accepts them (float32 rounding can break order)."""
+    win = min(max(float(p5[0]), 0.0), 1.0)
+    wg = min(max(float(p5[1]), 0.0), win)
+    wbg = min(max(float(p5[2]), 0.0), wg)
+    lg = min(max(float(p5[3]), 0.0), 1.0 - win)
+    lbg = min(max(float(p5[4]), 0.0), lg)
+    return GameProbabilities.from_vector((win, wg, wbg, lg, lbg))
+
+
+_ACTION_CODES = {
+    CubeAction.DOUBLE_TAKE: DOUBLE_TAKE,
+    CubeAction.REDOUBLE_TAKE: DOUBLE_TAKE,
+    CubeAction.DOUBLE_PASS: DOUBLE_PASS,
+    CubeAction.REDOUBLE_PASS: DOUBLE_PASS,
+    CubeAction.DOUBLE_BEAVER: DOUBLE_BEAVER,
+    CubeAction.REDOUBLE_BEAVER: DOUBLE_BEAVER,
+}

@@ -1,0 +1,1 @@
+"""The rules of play: actions, the game record, matches, cube and scoring rules."""

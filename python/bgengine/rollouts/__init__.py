@@ -1,0 +1,1 @@
+"""Monte Carlo rollouts: the trial kernel's Python side, cube-free (cube play comes in through a referee)."""

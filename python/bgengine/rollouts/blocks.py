@@ -1,0 +1,207 @@
+"""Runs a rollout's blocks of trials on any executor and reduces them deterministically.
+
+Block ``i`` draws its dice from ``SeedSequence(entropy, spawn_key=(0, i))`` (the i-th
+child that ``SeedSequence(entropy).spawn`` would give under key 0) and its quasi-random
+first rolls from the groups ``SeedSequence(entropy, spawn_key=(1, g))``; blocks are
+reduced in index order. So a result depends on the settings and seed only, never on
+the executor, the number of workers or the order in which blocks finish.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from bgcore import _rollout
+
+from bgengine.errors import BgEngineError
+
+#: Ordered roll index: 6 * (die1 - 1) + (die2 - 1).
+ALL_ROLLS = np.arange(36, dtype=np.int16)
+NON_DOUBLE_ROLLS = np.array([r for r in range(36) if r // 6 != r % 6], dtype=np.int16)
+NO_ROLL = -1
+BLOCK_SEED_KEY = 0
+STRATA_SEED_KEY = 1
+
+
+class RolloutWorkerError(BgEngineError, RuntimeError):
+    """A block of trials failed more often than the retry limit allows."""
+
+
+@dataclass(frozen=True)
+class BlockTask:
+    """Everything a worker needs to play one block of trials (picklable)."""
+
+    index: int
+    first_trial: int
+    trials: int
+    board: bytes
+    evaluator: Any  # bgcore._policy.CEvaluator
+    oracle: Any  # bgcore._policy.COracle
+    entropy: int
+    quasi_random: bool
+    opening: bool
+    dice: tuple[int, int]  # (0, 0) when the first roll is random
+    truncate_plies: int
+    variance_reduction: bool
+    referee: Any  # a _rollout_cube.CubeReferee, or None for cubeless
+
+
+@dataclass(frozen=True)
+class BlockOutcome:
+    """Sufficient statistics of one block: column sums, sums of squares, plies played."""
+
+    index: int
+    trials: int
+    sums: np.ndarray
+    squares: np.ndarray
+    plies: int
+
+
+def play_block(task: BlockTask) -> BlockOutcome:
+    """Play one block in the nogil kernel (runs on a worker; releases the GIL)."""
+    seed = np.random.SeedSequence(task.entropy, spawn_key=(BLOCK_SEED_KEY, task.index))
+    bit_generator = np.random.PCG64(seed)
+    first, second = forced_rolls(task)
+    stats, plies = _rollout.run_block(
+        task.board, task.evaluator, task.oracle, bit_generator, first, second,
+        task.dice[0], task.dice[1], task.truncate_plies, task.variance_reduction,
+        task.opening, task.referee,
+    )
+    return BlockOutcome(task.index, task.trials, stats[0].copy(), stats[1].copy(), int(plies))
+
+
+def forced_rolls(task: BlockTask) -> tuple[np.ndarray, np.ndarray]:
+    """The block's first two random rolls per trial (quasi-random), or -1 (free dice)."""
+    if not task.quasi_random:
+        free = np.full(task.trials, NO_ROLL, dtype=np.int16)
+        return free, free.copy()
+    first_choices = NON_DOUBLE_ROLLS if task.opening and task.dice == (0, 0) else ALL_ROLLS
+    group_size = len(first_choices) * len(ALL_ROLLS)
+    trials = np.arange(task.first_trial, task.first_trial + task.trials)
+    first = np.empty(task.trials, dtype=np.int16)
+    second = np.empty(task.trials, dtype=np.int16)
+    for group in np.unique(trials // group_size):
+        in_group = trials // group_size == group
+        group_first, group_second = stratified_group(task.entropy, int(group), task.opening and task.dice == (0, 0))
+        first[in_group] = group_first[trials[in_group] % group_size]
+        second[in_group] = group_second[trials[in_group] % group_size]
+    return first, second
+
+
+@lru_cache(maxsize=64)
+def stratified_group(entropy: int, group: int, opening: bool) -> tuple[np.ndarray, np.ndarray]:
+    """First and second rolls of one group of S*36 trials (S = 36, or 30 at the opening).
+
+    Trial j = a*S + b of the group throws first roll perm_a[b] (every run of S trials
+    covers each first roll once) and second roll tau_x[a] for first roll x (over the
+    group each pair (first, second) occurs exactly once).
+    """
+    first_choices = NON_DOUBLE_ROLLS if opening else ALL_ROLLS
+    strata = len(first_choices)
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(STRATA_SEED_KEY, group)))
+    first = np.concatenate([rng.permutation(first_choices) for _ in range(len(ALL_ROLLS))])
+    second_by_first = {int(x): rng.permutation(ALL_ROLLS) for x in first_choices}
+    runs = np.arange(len(first)) // strata
+    second = np.array([second_by_first[int(x)][a] for x, a in zip(first, runs)], dtype=np.int16)
+    first.flags.writeable = False
+    second.flags.writeable = False
+    return first, second
+
+
+def block_tasks(template: BlockTask, total_trials: int, block_size: int) -> Iterator[BlockTask]:
+    """The blocks of a rollout of ``total_trials``, in order."""
+    for index in range(math.ceil(total_trials / block_size)):
+        first = index * block_size
+        yield BlockTask(**{**template.__dict__, "index": index, "first_trial": first,
+                           "trials": min(block_size, total_trials - first)})
+
+
+class Accumulator:
+    """Running sums of the blocks reduced so far, always in block order."""
+
+    def __init__(self, width: int) -> None:
+        self.trials = 0
+        self.plies = 0
+        self.sums = np.zeros(width)
+        self.squares = np.zeros(width)
+
+    def add(self, outcome: BlockOutcome) -> None:
+        self.trials += outcome.trials
+        self.plies += outcome.plies
+        self.sums += outcome.sums
+        self.squares += outcome.squares
+
+    def means(self) -> np.ndarray:
+        return self.sums / max(self.trials, 1)
+
+    def standard_errors(self) -> np.ndarray:
+        """Standard error of each mean (sample variance / n); infinite below two trials."""
+        n = self.trials
+        if n < 2:
+            return np.full(self.sums.shape, math.inf)
+        variance = (self.squares - self.sums * self.sums / n) / (n - 1)
+        return np.sqrt(np.maximum(variance, 0.0) / n)
+
+
+def run_blocks(
+    tasks: list[BlockTask],
+    executor: cf.Executor | None,
+    width: int,
+    max_retries: int,
+    max_pending: int | None,
+    after_block: Callable[[Accumulator], bool],
+) -> Accumulator:
+    """Play ``tasks`` on ``executor`` (a thread pool on all cores when None).
+
+    Blocks are reduced strictly in index order; ``after_block`` is called after each and
+    returns True to stop (only blocks before that point count). At most ``max_pending``
+    blocks are in flight (None: four per core). A block whose future fails is resubmitted
+    up to ``max_retries`` times; a block is never counted twice.
+    """
+    if executor is None:
+        with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            return run_blocks(tasks, pool, width, max_retries, max_pending, after_block)
+    in_flight_limit = max_pending or 4 * (os.cpu_count() or 1)
+    total = Accumulator(width)
+    pending: dict[cf.Future[BlockOutcome], int] = {}
+    arrived: dict[int, BlockOutcome] = {}
+    failures = [0] * len(tasks)
+    next_task = 0
+    reduced = 0
+    try:
+        while reduced < len(tasks):
+            while next_task < len(tasks) and len(pending) < in_flight_limit:
+                pending[executor.submit(play_block, tasks[next_task])] = next_task
+                next_task += 1
+            done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                index = pending.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as error:  # a lost worker, a cancelled future, ...
+                    failures[index] += 1
+                    if failures[index] > max_retries:
+                        raise RolloutWorkerError(
+                            f"block {index} failed {failures[index]} times; last error: {error!r}"
+                        ) from error
+                    pending[executor.submit(play_block, tasks[index])] = index
+                    continue
+                if index >= reduced and index not in arrived:
+                    arrived[index] = outcome
+            while reduced in arrived:
+                total.add(arrived.pop(reduced))
+                reduced += 1
+                if after_block(total):
+                    return total
+        return total
+    finally:
+        for future in pending:
+            future.cancel()

@@ -1,0 +1,514 @@
+"""Monte Carlo rollouts: play many games from a position with the 0-ply policy and average.
+
+``rollout(position)`` estimates the cubeless 5-vector and equity (and, when asked, the
+cubeful equity) of the player on roll before the roll; ``rollout_moves(position, dice)``
+compares candidate plays of a roll. Trials run in the nogil kernel ``bgcore._rollout`` in
+blocks (see ``_rollout_runner``): the answer depends on the settings and seed only, never
+on the executor or the number of workers.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from bgcore import _nn, _policy
+
+from bgengine.cube.referee import MONEY_UNIT, MWC_UNIT, CubeReferee
+from bgengine.rollouts.blocks import Accumulator, BlockTask, block_tasks, run_blocks
+from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
+from bgengine.match_state import MatchState
+from bgengine.move import Move
+from bgengine.position import Phase, Position
+
+#: Normal quantile of a two-sided 95% confidence interval.
+Z95 = 1.959963984540054
+PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+ProgressCallback = Callable[[int, int, "RolloutResult"], None]
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How to roll out; every field is checked when the settings are made.
+
+    trials: games to play (the most, when ``target_standard_error`` may stop earlier).
+    seed: the seed of all dice; None draws one, recorded in the result's settings.
+    quasi_random: stratify dice: the first roll over the 36 rolls in every 36 trials, the
+        first two rolls over the 1296 pairs in every 1296 (30 and 1080 at the opening).
+    variance_reduction: subtract each turn's luck (value of the roll thrown minus the
+        average over all 21 rolls, at 0-ply); unbiased, usually far smaller errors.
+    truncate_plies: stop each game after this many plies (half-moves) and score the
+        position with the evaluator; None plays every game to the end.
+    cubeful: also estimate the cubeful equity, with cube decisions made inside the games
+        by ``bgengine.cube`` at 0-ply (money, or the match score given).
+    cube_efficiency: the Janowski cube efficiency of those decisions; None lets
+        ``bgengine.cube`` choose it per position type.
+    bearoff_tables: finish games exactly in the two-sided bear-off table when they reach it.
+    target_standard_error: stop once the equity's standard error (cubeful when cubeful)
+        is at most this, after ``min_trials``; None always plays ``trials``.
+    min_trials: trials before the stop rule or ``drop_clearly_worse`` may act.
+    drop_clearly_worse: in ``rollout_moves``, stop candidates whose equity is below the
+        best by more than ``drop_z`` standard errors of the difference after ``min_trials``.
+    drop_z: see ``drop_clearly_worse``.
+    block_size: trials per block of work (the unit shipped to a worker and of the stop rule).
+    max_retries: times a failed block (a lost worker) is resubmitted before giving up.
+    max_pending_blocks: blocks submitted but not yet reduced, at most; None is four per
+        local core (raise it to keep a large cluster busy). Never changes the result.
+    """
+
+    trials: int = 1296
+    seed: int | None = None
+    quasi_random: bool = True
+    variance_reduction: bool = True
+    truncate_plies: int | None = None
+    cubeful: bool = False
+    cube_efficiency: float | None = None
+    bearoff_tables: bool = True
+    target_standard_error: float | None = None
+    min_trials: int = 144
+    drop_clearly_worse: bool = False
+    drop_z: float = 3.0
+    block_size: int = 72
+    max_retries: int = 3
+    max_pending_blocks: int | None = None
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise InvalidSettingsError(problem)
+
+    def _problem(self) -> str | None:  # noqa: C901 - one check a line reads best
+        if not _is_int(self.trials) or self.trials < 1:
+            return f"trials must be a whole number >= 1, got {self.trials!r}"
+        if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
+            return f"seed must be a whole number >= 0 or None, got {self.seed!r}"
+        for name in ("quasi_random", "variance_reduction", "cubeful", "bearoff_tables", "drop_clearly_worse"):
+            if not isinstance(getattr(self, name), bool):
+                return f"{name} must be True or False, got {getattr(self, name)!r}"
+        if self.truncate_plies is not None and (not _is_int(self.truncate_plies) or self.truncate_plies < 1):
+            return (
+                f"truncate_plies must be a whole number >= 1 (or None to play to the end),"
+                f" got {self.truncate_plies!r}"
+            )
+        if self.cube_efficiency is not None and not (
+            _is_real(self.cube_efficiency) and 0.0 <= self.cube_efficiency <= 1.0
+        ):
+            return f"cube_efficiency must be in 0..1 or None, got {self.cube_efficiency!r}"
+        if self.target_standard_error is not None and not (
+            _is_real(self.target_standard_error) and self.target_standard_error > 0
+        ):
+            return f"target_standard_error must be a number > 0 or None, got {self.target_standard_error!r}"
+        if not _is_int(self.min_trials) or self.min_trials < 2:
+            return f"min_trials must be a whole number >= 2, got {self.min_trials!r}"
+        if not (_is_real(self.drop_z) and self.drop_z > 0):
+            return f"drop_z must be a number > 0, got {self.drop_z!r}"
+        if not _is_int(self.block_size) or self.block_size < 1:
+            return f"block_size must be a whole number >= 1, got {self.block_size!r}"
+        if not _is_int(self.max_retries) or self.max_retries < 0:
+            return f"max_retries must be a whole number >= 0, got {self.max_retries!r}"
+        if self.max_pending_blocks is not None and (
+            not _is_int(self.max_pending_blocks) or self.max_pending_blocks < 1
+        ):
+            return f"max_pending_blocks must be a whole number >= 1 or None, got {self.max_pending_blocks!r}"
+        return None
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found, from the player on roll's view (before the roll, or, for
+    ``rollout_moves``, before playing the given dice), with its uncertainty.
+
+    Standard errors are those of the means over trials (infinite below two trials); with
+    quasi-random dice they are conservative (the dice are stratified, the formula assumes
+    independent games). ``cubeful_equity`` is money equity per cube of the position's
+    match state (money) or match winning chance (match), None when cubeless.
+    """
+
+    probabilities: tuple[float, float, float, float, float]
+    probability_standard_errors: tuple[float, float, float, float, float]
+    equity: float
+    equity_standard_error: float
+    cubeful_equity: float | None
+    cubeful_standard_error: float | None
+    trials: int
+    seconds: float
+    average_plies: float
+    settings: RolloutSettings
+    cubeful_unit: str | None = None
+    dropped: bool = False
+
+    @property
+    def equity_ci95(self) -> tuple[float, float]:
+        """95% confidence interval of the cubeless equity (normal approximation)."""
+        return _interval(self.equity, self.equity_standard_error)
+
+    @property
+    def cubeful_ci95(self) -> tuple[float, float] | None:
+        if self.cubeful_equity is None or self.cubeful_standard_error is None:
+            return None
+        return _interval(self.cubeful_equity, self.cubeful_standard_error)
+
+    @property
+    def probability_ci95(self) -> tuple[tuple[float, float], ...]:
+        return tuple(_interval(m, s) for m, s in zip(self.probabilities, self.probability_standard_errors))
+
+    def flipped(self) -> RolloutResult:
+        """The same result from the other player's view (win <-> lose, equities negated).
+
+        A match's cubeful value (a winning chance) becomes one minus it.
+        """
+        win, wg, wbg, lg, lbg = self.probabilities
+        s_win, s_wg, s_wbg, s_lg, s_lbg = self.probability_standard_errors
+        cubeful = self.cubeful_equity
+        if cubeful is not None:
+            cubeful = 1.0 - cubeful if self.cubeful_unit == MWC_UNIT else -cubeful
+        return replace(
+            self,
+            probabilities=(1.0 - win, lg, lbg, wg, wbg),
+            probability_standard_errors=(s_win, s_lg, s_lbg, s_wg, s_wbg),
+            equity=-self.equity,
+            cubeful_equity=cubeful,
+        )
+
+    def __str__(self) -> str:
+        lines = [f"Cubeless equity {_with_error(self.equity, self.equity_standard_error)}"]
+        if self.cubeful_equity is not None and self.cubeful_standard_error is not None:
+            lines.append(
+                f"Cubeful {self.cubeful_unit}: {_with_error(self.cubeful_equity, self.cubeful_standard_error)}"
+            )
+        lines.append(
+            "  ".join(
+                f"{name} {_with_error(m, s, signed=False)}"
+                for name, m, s in zip(PROBABILITY_NAMES, self.probabilities, self.probability_standard_errors)
+            )
+        )
+        lines.append(f"{self.trials} trials in {self.seconds:.2f} s, seed {self.settings.seed}")
+        return "\n".join(lines)
+
+
+def rollout(
+    position: Position,
+    match: MatchState | None = None,
+    dice: tuple[int, int] | None = None,
+    settings: RolloutSettings | None = None,
+    executor: cf.Executor | None = None,
+    progress: ProgressCallback | None = None,
+    *,
+    evaluator: Any = None,
+    opening: bool = False,
+) -> RolloutResult:
+    """Roll out ``position`` for the player on roll (before the roll unless ``dice`` are given).
+
+    ``match`` (money, centred cube by default) matters for cubeful rollouts. ``dice``: the
+    roll to play first (with the 0-ply policy). ``opening``: the position is the start
+    of a game, so the first roll is never a double. ``executor``: any
+    ``concurrent.futures.Executor`` (a thread pool on all cores by default; a Dask
+    ``client.get_executor()`` runs on a cluster). ``progress(done, total, estimate)`` is
+    called after each block. ``evaluator``: a C-level evaluator (``bgcore._policy.CEvaluator``)
+    or an object with ``c_evaluator()``; None uses the default evaluator.
+    """
+    settings = settings if settings is not None else RolloutSettings()
+    _check_settings(settings)
+    match = _checked_match(match)
+    _check_position(position)
+    dice = _checked_dice(dice if dice is not None else match.dice, opening)
+    settings = _with_seed(settings)
+    task = _block_template(position, match, dice, settings, evaluator, opening)
+    return _run(task, settings, executor, progress)
+
+
+def rollout_moves(
+    position: Position,
+    dice: tuple[int, int],
+    moves: Sequence[Position | Move | str] | None = None,
+    match: MatchState | None = None,
+    settings: RolloutSettings | None = None,
+    executor: cf.Executor | None = None,
+    progress: Callable[[int, int, RolloutResult], None] | None = None,
+    *,
+    evaluator: Any = None,
+) -> list[tuple[Position, RolloutResult]]:
+    """Roll out candidate plays of ``dice`` from ``position``; best first (mover's view).
+
+    ``moves``: candidate plays as moves (``Move`` or text such as "13/7 8/7") or as the
+    positions after them (next player's view); None takes every legal play.
+    Every candidate uses the same seed (common dice), so differences are sharper than the
+    errors suggest. With ``drop_clearly_worse`` candidates far behind the best after
+    ``min_trials`` stop there (their result says ``dropped``).
+    """
+    settings = settings if settings is not None else RolloutSettings()
+    _check_settings(settings)
+    match = _checked_match(match)
+    _check_position(position)
+    checked_dice = _checked_dice(dice, False)
+    if checked_dice == (0, 0):
+        raise IllegalMoveError("rollout_moves needs the dice to play, got None")
+    candidates = _checked_candidates(position, checked_dice, moves)
+    settings = _with_seed(settings)
+    after_move = match.with_changes(on_roll=1 - match.on_roll, dice=None, double_offered=False)
+    first_stage = settings
+    if settings.drop_clearly_worse and len(candidates) > 1 and settings.min_trials < settings.trials:
+        first_stage = replace(settings, trials=settings.min_trials, target_standard_error=None)
+    results = [
+        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False, True), first_stage, executor, progress)
+        .flipped()
+        for c in candidates
+    ]
+    if first_stage is not settings:
+        best = max(results, key=_decisive_equity)
+        for i, (candidate, result) in enumerate(zip(candidates, results)):
+            if result is best or not _clearly_worse(result, best, settings.drop_z):
+                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False, True)
+                results[i] = _run(task, settings, executor, progress).flipped()
+            else:
+                results[i] = replace(result, dropped=True)
+    ranked = sorted(zip(candidates, results), key=lambda pair: -_decisive_equity(pair[1]))
+    return ranked
+
+
+# ----- the work ------------------------------------------------------------------------
+
+
+def _run(
+    template: BlockTask, settings: RolloutSettings, executor: cf.Executor | None, progress: ProgressCallback | None
+) -> RolloutResult:
+    started = time.perf_counter()
+    cubeful = template.referee is not None
+    unit = template.referee.unit if template.referee is not None else None
+
+    def summary(total: Accumulator) -> RolloutResult:
+        return _result(total, settings, time.perf_counter() - started, cubeful, unit)
+
+    def after_block(total: Accumulator) -> bool:
+        if progress is not None:
+            progress(total.trials, settings.trials, summary(total))
+        target = settings.target_standard_error
+        if target is None or total.trials < settings.min_trials:
+            return False
+        errors = total.standard_errors()
+        return bool(errors[6 if cubeful else 5] <= target)
+
+    tasks = list(block_tasks(template, settings.trials, settings.block_size))
+    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
+    return summary(total)
+
+
+def _result(total: Accumulator, settings: RolloutSettings, seconds: float, cubeful: bool, unit: str | None) -> RolloutResult:
+    means = total.means()
+    errors = total.standard_errors()
+    return RolloutResult(
+        probabilities=tuple(float(x) for x in means[:5]),  # type: ignore[arg-type]
+        probability_standard_errors=tuple(float(x) for x in errors[:5]),  # type: ignore[arg-type]
+        equity=float(means[5]),
+        equity_standard_error=float(errors[5]),
+        cubeful_equity=float(means[6]) if cubeful else None,
+        cubeful_standard_error=float(errors[6]) if cubeful else None,
+        trials=total.trials,
+        seconds=seconds,
+        average_plies=total.plies / max(total.trials, 1),
+        settings=settings,
+        cubeful_unit=unit,
+    )
+
+
+def _block_template(
+    position: Position,
+    match: MatchState,
+    dice: tuple[int, int],
+    settings: RolloutSettings,
+    evaluator: Any,
+    opening: bool,
+    root_may_double: bool = False,
+) -> BlockTask:
+    referee = None
+    if settings.cubeful:
+        referee = CubeReferee(match, settings.cube_efficiency, root_may_double=root_may_double)
+    assert settings.seed is not None
+    return BlockTask(
+        index=0,
+        first_trial=0,
+        trials=0,
+        board=position.to_bytes(),
+        evaluator=_kernel_evaluator(evaluator),
+        oracle=_oracle(settings),
+        entropy=settings.seed,
+        quasi_random=settings.quasi_random,
+        opening=opening,
+        dice=dice,
+        truncate_plies=settings.truncate_plies or 0,
+        variance_reduction=settings.variance_reduction,
+        referee=referee,
+    )
+
+
+def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
+    """The C-level evaluator the kernel runs: given, adapted, or the default one."""
+    if evaluator is None:
+        return default_kernel_evaluator()
+    if isinstance(evaluator, _policy.CEvaluator):
+        return evaluator
+    network = getattr(evaluator, "network", None)
+    if isinstance(network, _nn.NeuralNet):
+        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
+    adapt = getattr(evaluator, "c_evaluator", None)
+    if callable(adapt):
+        adapted = adapt()
+        if isinstance(adapted, _policy.CEvaluator):
+            return adapted
+    raise InvalidSettingsError(
+        f"the rollout kernel runs without the GIL and needs a C-level evaluator"
+        f" (bgcore._policy.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
+        f" got {type(evaluator).__name__}"
+    )
+
+
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _policy.CEvaluator:
+    """The network as the kernel's evaluator; race positions from the race tables when asked
+    (as ``bgengine.evaluation.evaluator.NetworkEvaluator`` does at 0-ply)."""
+    from bgcore._nn_policy import NetworkCEvaluator
+    from bgcore._race_policy import RaceOrContactEvaluator
+
+    from bgengine.evaluation.bearoff import install_tables
+
+    kernel_evaluator = NetworkCEvaluator(network)
+    if not race_tables:
+        return kernel_evaluator
+    install_tables()
+    return RaceOrContactEvaluator(kernel_evaluator)
+
+
+def default_kernel_evaluator() -> _policy.CEvaluator:
+    """The evaluator rollouts use when none is given: ``bgengine.evaluation.evaluator.default_evaluator()``
+    (the shipped network, race tables for races)."""
+    from bgengine.evaluation.evaluator import default_evaluator
+
+    return _kernel_evaluator(default_evaluator())
+
+
+def _oracle(settings: RolloutSettings) -> _policy.COracle:
+    if not settings.bearoff_tables:
+        return _policy.COracle()
+    from bgcore._race_policy import BearoffOracle
+
+    from bgengine.evaluation.bearoff import install_tables
+
+    install_tables()
+    return BearoffOracle()
+
+
+# ----- checks --------------------------------------------------------------------------
+
+
+def _check_settings(settings: object) -> None:
+    if not isinstance(settings, RolloutSettings):
+        raise InvalidSettingsError(f"settings must be RolloutSettings, got {type(settings).__name__}")
+
+
+def _checked_match(match: object) -> MatchState:
+    if match is None:
+        return MatchState()
+    if not isinstance(match, MatchState):
+        raise InvalidMatchStateError(f"match must be a MatchState or None, got {type(match).__name__}")
+    return match
+
+
+def _check_position(position: object) -> None:
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
+    if position.phase is Phase.OVER:
+        raise InvalidPositionError("the game is over: there is nothing to roll out")
+
+
+def _checked_dice(dice: object, opening: bool) -> tuple[int, int]:
+    """(die1, die2), or (0, 0) when the first roll is random."""
+    if dice is None:
+        return (0, 0)
+    if not (isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)):
+        raise InvalidMatchStateError(f"dice must be a pair of numbers 1..6 or None, got {dice!r}")
+    if opening and dice[0] == dice[1]:
+        raise IllegalMoveError(f"the opening roll is never a double, got {dice}")
+    return (int(dice[0]), int(dice[1]))
+
+
+def _checked_candidates(
+    position: Position, dice: tuple[int, int], moves: Sequence[Position | Move | str] | None
+) -> list[Position]:
+    """The positions after each candidate play (next player's view), legal and distinct."""
+    legal = position.legal_moves(dice)
+    if moves is None:
+        return [legal.position_after(i) for i in range(len(legal))]
+    candidates = list(moves)
+    if not candidates:
+        raise IllegalMoveError("no candidate moves given")
+    after = []
+    for candidate in candidates:
+        if isinstance(candidate, Position):
+            if candidate not in legal:
+                raise IllegalMoveError(
+                    f"{candidate!r} is not reachable by playing {dice[0]}-{dice[1]} here"
+                    " (candidates are positions after the move, seen from the next player)"
+                )
+            after.append(candidate)
+        else:
+            after.append(legal.play(candidate))
+    return list(dict.fromkeys(after))
+
+
+def _with_seed(settings: RolloutSettings) -> RolloutSettings:
+    """The settings with the seed actually used (a fresh one when None)."""
+    if settings.seed is not None:
+        return settings
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)  # a fresh SeedSequence draws one 128-bit integer
+    return replace(settings, seed=entropy)
+
+
+def _decisive_equity(result: RolloutResult) -> float:
+    return result.cubeful_equity if result.cubeful_equity is not None else result.equity
+
+
+def _clearly_worse(result: RolloutResult, best: RolloutResult, z: float) -> bool:
+    cubeful = result.cubeful_standard_error is not None and best.cubeful_standard_error is not None
+    error = math.hypot(
+        result.cubeful_standard_error if cubeful else result.equity_standard_error,  # type: ignore[arg-type]
+        best.cubeful_standard_error if cubeful else best.equity_standard_error,  # type: ignore[arg-type]
+    )
+    return _decisive_equity(best) - _decisive_equity(result) > z * error
+
+
+def _interval(mean: float, error: float) -> tuple[float, float]:
+    return (mean - Z95 * error, mean + Z95 * error)
+
+
+def _with_error(mean: float, error: float, *, signed: bool = True) -> str:
+    """``mean ± 1.96 error`` with as many decimals as the error supports (at most 4)."""
+    if not math.isfinite(error):
+        return f"{mean:+.3f} (error unknown)" if signed else f"{mean:.3f} (error unknown)"
+    half = Z95 * error
+    decimals = 4 if half == 0 else min(4, max(1, 1 - math.floor(math.log10(half))))
+    sign = "+" if signed else ""
+    return f"{mean:{sign}.{decimals}f} ± {half:.{decimals}f}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+__all__ = [
+    "RolloutResult",
+    "RolloutSettings",
+    "default_kernel_evaluator",
+    "network_kernel_evaluator",
+    "rollout",
+    "rollout_moves",
+]
