@@ -65,9 +65,12 @@ def _set_move_filters(full_width):
 def _moves(job):
     """Every legal move of the roll with gnubg's equity, best first (hint at the given plies).
 
-    With "full_width" no move filter prunes: every move gets the full depth, not only gnubg's candidates.
+    With "full_width" nothing prunes: every move gets the full depth, not only gnubg's candidates,
+    and the search below each move uses no pruning nets (gnubg's default uses them).
     """
-    _set_move_filters(bool(job.get("full_width")))
+    full_width = bool(job.get("full_width"))
+    _set_move_filters(full_width)
+    gnubg.command("set evaluation chequerplay evaluation prune %s" % ("off" if full_width else "on"))
     gnubg.command("set evaluation chequerplay evaluation plies %d" % int(job["plies"]))
     gnubg.command("set evaluation chequerplay evaluation cubeful %s" % ("on" if job.get("cubeful") else "off"))
     gnubg.command("set board %s" % job["position_id"])
@@ -75,6 +78,8 @@ def _moves(job):
         raise ValueError("gnubg did not take the board %s" % job["position_id"])
     gnubg.command("set dice %d %d" % tuple(job["dice"]))
     hint = gnubg.hint(-1)
+    if full_width and any(row["context"]["prune"] for row in hint["hint"]):
+        raise ValueError("gnubg used its pruning nets in a full-width search")
     return {
         "moves": [
             {"move": row["move"], "equity": row["equity"], "probabilities": list(row["details"]["probs"]),

@@ -202,8 +202,8 @@ def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies
                      full_width: bool = False) -> Query:
     """For each (position, dice): every legal move, gnubg's best first, cubeless money equity.
 
-    gnubg's move filters (its defaults) take only its best candidates to ``plies``; with
-    ``full_width`` every legal move is searched to ``plies``. A roll that cannot be played
+    gnubg's defaults (move filters, pruning nets) take only its best candidates to ``plies``;
+    with ``full_width`` every legal move is searched to ``plies`` without pruning nets. A roll that cannot be played
     gives an empty list (bgengine lists one empty move).
     """
     pairs = list(requests)
