@@ -59,15 +59,20 @@ def verdict_family(text: str) -> str:
     return "double-pass" if lowered.replace("/", ",").rsplit(",", 1)[-1].strip().startswith("pass") else "double-take"
 
 
+def git_commit() -> str:
+    """The short commit of the checkout this runs from."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=Path(__file__).parent)
+    return done.stdout.strip()
+
+
 def provenance(seed: int, games: int, started: float) -> dict[str, Any]:
     """How a set was made, for its header: command, seeds, gnubg's version, date, commit, time taken."""
     from gnubg_bridge import gnubg_version  # the makers need gnubg; readers of the sets do not
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).parent).stdout.strip()
     return {
         "command": " ".join(["python", *sys.argv]), "seed": seed, "games": games, "gnubg": gnubg_version(),
         "selfplay": "gnubg 0-ply vs itself, cube off, dice: set rng mersenne + set seed SEED",
-        "date": datetime.date.today().isoformat(), "bgengine_commit": commit,
+        "date": datetime.date.today().isoformat(), "bgengine_commit": git_commit(),
         "seconds": round(time.perf_counter() - started),
     }
