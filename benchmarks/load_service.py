@@ -13,34 +13,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
-import threading
 import time
 
 import httpx
-import uvicorn
 
 from bgengine.service.app import create_app
+from bgengine.service.background import background_server
 
 OPENING_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 START = "4HPwATDgc/ABMA"  # the opening position before the roll, rolled out meanwhile
 BEST_31 = "8/5 6/5"
-
-
-def start_server() -> tuple[uvicorn.Server, threading.Thread, str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    return server, thread, f"http://127.0.0.1:{port}"
 
 
 async def load(base: str, requests: int, concurrency: int) -> tuple[float, list[float], int]:
@@ -80,8 +63,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, default=16)
     options = parser.parse_args()
-    server, thread, base = start_server()
-    try:
+    with background_server(create_app()) as base:
         asyncio.run(load(base, 50, options.concurrency))  # warm-up: the network and tables load once
         report("analyze", *asyncio.run(load(base, options.requests, options.concurrency)))
         with httpx.Client(base_url=base, timeout=30.0) as client:
@@ -92,10 +74,6 @@ def main() -> None:
                 print(f"the rollout meanwhile: {progress['done']} of {progress['total']} trials")
             finally:
                 client.delete(f"/api/rollouts/{job['id']}")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=60)
-
 
 if __name__ == "__main__":
     main()

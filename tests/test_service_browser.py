@@ -7,21 +7,19 @@ goes to tests/artifacts/service_page.png (git-ignored): look at it after changin
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from bgengine.service.app import create_app  # noqa: E402
+from bgengine.service.background import background_server  # noqa: E402
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 DRIVER = shutil.which("chromedriver")
@@ -34,19 +32,8 @@ pytestmark = pytest.mark.skipif(not (BROWSER and DRIVER), reason="needs chromium
 
 @pytest.fixture(scope="module")
 def server_url():
-    with socket.socket() as probe:  # a free port on loopback
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=20)
+    with background_server(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
