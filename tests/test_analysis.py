@@ -9,13 +9,13 @@ import pytest
 
 from bgengine import MatchState, Position
 from bgengine.cli import report as analysis
+from bgengine.probabilities import equity as cubeless_equity
 from bgengine.cli.report import (
     CUBE,
     EVALUATION,
     FeatureUnavailableError,
     analysis_dict,
     analyze,
-    cubeless_equity,
     mover_view,
     rank_plays,
 )
@@ -67,7 +67,7 @@ def test_a_play_that_wins_is_scored_exactly_without_the_evaluator():
     def never(position):
         raise AssertionError("the evaluator must not see finished games")
     ranked, _ = rank_plays([("1/off", won)], (never, "fake"))
-    assert ranked[0].probabilities == (1.0, 0.0, 0.0, 0.0, 0.0)  # the loser has 14 off: a single game
+    assert ranked[0].probabilities.as_tuple() == (1.0, 0.0, 0.0, 0.0, 0.0)  # the loser has 14 off: a single game
 
 
 def test_without_an_evaluator_plays_keep_their_order_unranked():
@@ -89,7 +89,7 @@ def test_analyze_uses_a_general_evaluator_when_there_is_one(monkeypatch):
     report = analyze(Position.initial(), plies=2)
     assert calls == [2]
     assert report.evaluation is not None and report.evaluation.source == "2-ply"
-    assert report.evaluation.cubeless_equity == pytest.approx(0.2 + 0.2 + 0.01 - 0.1)
+    assert report.evaluation.equity == pytest.approx(0.2 + 0.2 + 0.01 - 0.1)
     assert EVALUATION not in report.unavailable
 
 

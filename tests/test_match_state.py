@@ -2,13 +2,13 @@
 
 import pytest
 
-from bgengine import InvalidMatchStateError, MatchState
+from bgengine import DiceError, InvalidMatchStateError, MatchState
 
 
 def test_money_by_default():
     match = MatchState()
     assert match.is_money and match.away_scores == (0, 0)
-    assert match.cube_available_to(0) and match.cube_available_to(1)
+    assert match.may_double(0) and match.may_double(1)
 
 
 def test_away_scores():
@@ -18,21 +18,21 @@ def test_away_scores():
 def test_crawford_game_has_no_cube():
     match = MatchState(match_length=5, score=(4, 2), crawford=True)
     assert match.is_crawford_game and not match.is_post_crawford
-    assert not match.cube_available_to(0) and not match.cube_available_to(1)
+    assert not match.may_double(0) and not match.may_double(1)
 
 
 def test_post_crawford_game_has_the_cube_back():
     match = MatchState(match_length=5, score=(4, 2))
-    assert match.is_post_crawford and match.cube_available_to(1)
+    assert match.is_post_crawford and match.may_double(1)
 
 
 def test_owned_cube_is_available_only_to_its_owner():
     match = MatchState(cube_value=4, cube_owner=1)
-    assert match.cube_available_to(1) and not match.cube_available_to(0)
+    assert match.may_double(1) and not match.may_double(0)
 
 
 def test_no_double_past_the_maximum_cube():
-    assert not MatchState(cube_value=64, cube_owner=0).cube_available_to(0)
+    assert not MatchState(cube_value=64, cube_owner=0).may_double(0)
 
 
 def test_with_changes_checks_again():
@@ -101,7 +101,7 @@ def test_fails_jacoby_in_a_match():
 
 
 def test_fails_bad_dice():
-    with pytest.raises(InvalidMatchStateError, match="each die shows 1..6"):
+    with pytest.raises(DiceError, match="MatchState.dice must be two dice, each a whole number 1..6"):
         MatchState(dice=(0, 7))
 
 

@@ -14,7 +14,7 @@ def test_from_vector_accepts_list_tuple_and_array():
 
 def test_cubeless_equity_counts_gammons_and_backgammons():
     chances = GameProbabilities(0.6, 0.2, 0.05, 0.1, 0.02)
-    assert chances.cubeless_equity() == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.05 - 0.02)
+    assert chances.equity == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.05 - 0.02)
 
 
 def test_average_win_and_loss_values_are_janowskis_w_and_l():
@@ -31,7 +31,7 @@ def test_shares_of_a_side_that_never_wins_are_all_single():
 def test_flipped_twice_is_the_same():
     chances = GameProbabilities(0.6, 0.3, 0.06, 0.1, 0.02)
     assert chances.flipped().flipped() == chances
-    assert chances.flipped().cubeless_equity() == pytest.approx(-chances.cubeless_equity())
+    assert chances.flipped().equity == pytest.approx(-chances.equity)
 
 
 def test_rounding_noise_is_clipped():

@@ -1,17 +1,16 @@
 """bgengine: backgammon analysis for Python.
 
-Positions and their formats (XGID, GNU Backgammon IDs), match state, and, as they land,
-legal moves, evaluation, rollouts and cube advice. Positions are always seen from the
-player on roll.
+Positions and their formats (XGID, GNU Backgammon IDs), match state, legal moves, games,
+evaluation, rollouts and cube advice. Positions are always seen from the player on roll.
 """
 
 from bgengine.game.actions import Decision
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
-from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
 from bgengine.cube.matrix import CubeDecisionMatrix, cube_decision_matrix
-from bgengine.dice import FixedDice, RandomDice
+from bgengine.dice import FixedDice, RandomDice, checked_roll
 from bgengine.match_state import CubeOwner
 from bgengine.agents.engine import EngineAgent
 from bgengine.errors import (
@@ -41,7 +40,7 @@ from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_
 from bgengine.cube.met_generator import generate_met
 from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
 from bgengine.position import GameResult, Phase, Position
-from bgengine.probabilities import GameProbabilities
+from bgengine.probabilities import EquityUnit, GameProbabilities
 from bgengine.agents.pubeval import PubEvalAgent
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
@@ -103,6 +102,7 @@ __all__ = [
     "best_move",
     "cube_decision",
     "cube_decision_matrix",
+    "checked_roll",
     "cube_efficiency",
     "cubeless_mwc",
     "default_met",

@@ -9,23 +9,22 @@ is listed in ``Analysis.unavailable`` and asking for it raises ``FeatureUnavaila
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bgengine.errors import BgEngineError
-from bgengine.evaluation.evaluator import PROBABILITY_NAMES, flip_probabilities
-from bgengine.evaluation.evaluator import money_equity as cubeless_equity
+from bgengine.evaluation.evaluator import Evaluation
 from bgengine.formats.gnubg_id import encode_match_id
-from bgengine.match_state import MatchState
+from bgengine.match_state import OWNER_NAMES, MatchState
 from bgengine.position import Position
+from bgengine.probabilities import FIELD_NAMES, GameProbabilities, finished_probabilities, flipped
 
 #: What ``Analysis.unavailable`` may list.
 MOVES, EVALUATION, CUBE, ROLLOUT = "legal_moves", "evaluation", "cube", "rollout"
 
-Probabilities = tuple[float, float, float, float, float]
 #: A position evaluator: Position -> 5-vector from that position's player on roll.
 Evaluate = Callable[[Position], Sequence[float]]
 
@@ -41,21 +40,13 @@ class MoveChoice:
 
     move: str
     result: Position
-    probabilities: Probabilities | None = None  # after the move, the mover's view
-    equity: float | None = None  # cubeless, the mover's view
+    probabilities: GameProbabilities | None = None  # after the move, the mover's view
     plies: int | None = None  # how deep this play was searched, when the evaluator says
 
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Cubeless probabilities and equity of a position, the player on roll's view before rolling."""
-
-    probabilities: Probabilities
-    source: str  # which evaluator produced them, e.g. "race" or "0-ply"
-
     @property
-    def cubeless_equity(self) -> float:
-        return cubeless_equity(self.probabilities)
+    def equity(self) -> float | None:
+        """Cubeless, the mover's view (None when unranked)."""
+        return None if self.probabilities is None else self.probabilities.equity
 
 
 @dataclass(frozen=True)
@@ -78,9 +69,9 @@ class Analysis:
         return board(self.position, match=self.match, dice=self.dice)
 
 
-def mover_view(child_probabilities: Sequence[float]) -> Probabilities:
+def mover_view(child_probabilities: Sequence[float]) -> GameProbabilities:
     """A child's 5-vector (the opponent's view, on roll next) turned to the view of the mover."""
-    return _five(flip_probabilities(np.asarray(child_probabilities, dtype=np.float64)))
+    return _five(flipped(child_probabilities))
 
 
 # ----- capabilities: each returns None (or raises) while its branch has not landed -----
@@ -164,7 +155,7 @@ def analyze(
     evaluation = None
     if evaluator is not None:
         evaluate, source = evaluator
-        evaluation = Evaluation(_five(evaluate(position)), source)
+        evaluation = Evaluation(_five(evaluate(position)), plies or 0, source)
     elif not position.is_game_over():
         unavailable.append(EVALUATION)
     cube = None
@@ -208,9 +199,9 @@ def cube_advice(
     if probabilities is None and cube_module is not None and _optional_module("evaluate") is not None:
         decision = cube_module.cube_decision(position, match, plies=plies or 0, rollout=rollout)
         source = "rollout" if rollout is not None else f"{plies or 0}-ply"
-        return Evaluation(_five(decision.probabilities.as_tuple()), source), decision
+        return Evaluation(decision.probabilities, decision.plies, source), decision
     if probabilities is not None:
-        evaluation = Evaluation(_five(probabilities), "given")
+        evaluation = Evaluation(GameProbabilities.from_vector(probabilities), source="given")
     else:
         evaluator = position_evaluator(position, plies)
         if evaluator is None:
@@ -219,7 +210,7 @@ def cube_advice(
                 " cannot give yet; give the probabilities instead (bgengine cube --probabilities W,WG,WBG,LG,LBG)"
             )
         evaluate, source = evaluator
-        evaluation = Evaluation(_five(evaluate(position)), source)
+        evaluation = Evaluation(_five(evaluate(position)), plies or 0, source)
     decision = _cube_advice(position, match, evaluation)
     if decision is None:
         raise FeatureUnavailableError("cube advice needs the cube module, which is not available yet in this build")
@@ -235,10 +226,9 @@ def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation |
     return cube_module.cube_decision(position, match, probabilities=evaluation.probabilities)
 
 
-def _five(values: Sequence[float] | np.ndarray) -> Probabilities:
-    """Five probabilities as a tuple of Python floats (from a list, tuple or array)."""
-    win, win_g, win_bg, lose_g, lose_bg = (float(v) for v in values)
-    return win, win_g, win_bg, lose_g, lose_bg
+def _five(values: Sequence[float] | np.ndarray) -> GameProbabilities:
+    """Five probabilities (a list, tuple or array) as the one probabilities type."""
+    return GameProbabilities.from_estimate(values)
 
 
 def ranked_moves(
@@ -253,9 +243,9 @@ def ranked_moves(
     evaluate_module = _optional_module("evaluate")
     if evaluate_module is not None and hasattr(evaluate_module, "rank_moves"):
         depth = plies or 0
-        ranked = evaluate_module.rank_moves(position, dice, depth)
+        ranked = evaluate_module.rank_moves(position, dice, plies=depth)
         choices = tuple(
-            MoveChoice(str(r.move), r.position, _five(r.probabilities), float(r.equity), int(r.plies))
+            MoveChoice(str(r.move), r.position, r.probabilities, int(r.plies))
             for r in ranked
         )
         return choices, f"{depth}-ply"
@@ -272,21 +262,18 @@ def rank_plays(
     choices = []
     for move, child in plays:
         probabilities = _child_probabilities(child, evaluate)
-        choices.append(MoveChoice(move, child, probabilities, cubeless_equity(probabilities)))
+        choices.append(MoveChoice(move, child, probabilities))
     choices.sort(key=lambda choice: -(choice.equity or 0.0))
     return tuple(choices), source
 
 
-def _child_probabilities(child: Position, evaluate: Evaluate) -> Probabilities:
+def _child_probabilities(child: Position, evaluate: Evaluate) -> GameProbabilities:
     """The mover's 5-vector after a play; a play that ends the game is scored exactly."""
     finished = child.winner_and_result()
     if finished is None:
         return mover_view(evaluate(child))
     winner, result = finished  # winner 1 = the mover (the child is seen from the opponent)
-    gammon, backgammon = float(result >= 2), float(result >= 3)
-    if winner == 1:
-        return 1.0, gammon, backgammon, 0.0, 0.0
-    return 0.0, 0.0, 0.0, gammon, backgammon
+    return finished_probabilities(winner == 1, result)
 
 
 # ----- JSON-ready dictionaries (the schema is documented in docs/cli.md) -----------------
@@ -314,7 +301,7 @@ def position_dict(position: Position, match: MatchState) -> dict[str, Any]:
 def match_dict(match: MatchState) -> dict[str, Any]:
     """The ``match`` object of the CLI's JSON output, from the player on roll's side."""
     opponent = 1 - match.on_roll
-    owner = None if match.cube_owner is None else ("on_roll" if match.cube_owner == match.on_roll else "opponent")
+    owner = OWNER_NAMES[match.relative_cube_owner()]
     return {
         "length": match.match_length,
         "score": {"on_roll": match.score[match.on_roll], "opponent": match.score[opponent]},
@@ -330,8 +317,8 @@ def match_dict(match: MatchState) -> dict[str, Any]:
     }
 
 
-def probabilities_dict(probabilities: Sequence[float]) -> dict[str, float]:
-    return {name: round(float(p), 6) for name, p in zip(PROBABILITY_NAMES, probabilities)}
+def probabilities_dict(probabilities: Iterable[float]) -> dict[str, float]:
+    return {name: round(float(p), 6) for name, p in zip(FIELD_NAMES, probabilities)}
 
 
 def moves_dict(moves: Sequence[MoveChoice], ranked_by: str | None) -> dict[str, Any]:
@@ -360,7 +347,7 @@ def evaluation_dict(evaluation: Evaluation | None) -> dict[str, Any] | None:
     return {
         "source": evaluation.source,
         "probabilities": probabilities_dict(evaluation.probabilities),
-        "cubeless_equity": round(evaluation.cubeless_equity, 6),
+        "cubeless_equity": round(evaluation.equity, 6),
     }
 
 
@@ -406,7 +393,7 @@ def cube_dict(decision: Any) -> dict[str, Any]:
         "plies": None if decision.trials is not None else decision.plies,
         "trials": decision.trials,
         "seed": None if decision.rollout_settings is None else decision.rollout_settings.seed,
-        **{name: _rounded(getattr(decision, name)) for name in STANDARD_ERRORS},
+        **{key: _rounded(getattr(decision, name)) for key, name in STANDARD_ERRORS.items()},
     }
     if unit == "mwc":
         emg = decision.to_emg()
@@ -414,8 +401,13 @@ def cube_dict(decision: Any) -> dict[str, Any]:
     return result
 
 
-#: The standard errors of rolled-out equities in the ``cube`` object (null without a rollout).
-STANDARD_ERRORS = ("no_double_se", "double_take_se", "double_beaver_se")
+#: The standard errors of rolled-out equities in the ``cube`` object (null without a rollout):
+#: the schema's keys (``bgengine.cli/1`` keeps its short names) and the decision's fields.
+STANDARD_ERRORS = {
+    "no_double_se": "no_double_standard_error",
+    "double_take_se": "double_take_standard_error",
+    "double_beaver_se": "double_beaver_standard_error",
+}
 
 
 def _rounded(value: float | None) -> float | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bgengine.evaluation import bearoff
 from bgengine.match_state import CubeOwner
-from bgengine.cube.doubling import DoublingFunctions, why_no_double
+from bgengine.cube.doubling import DoublingFunctions
 from bgengine.match_state import MatchState
 from bgengine.cube.piecewise_linear import PiecewiseLinear
 from bgengine.position import Position
@@ -34,7 +34,7 @@ def exact_money_doubling_functions(
         return None
     equities = table.equities(position)
     no_double = PiecewiseLinear.constant(getattr(equities, _TABLE_OWNER[owner]))
-    reason = why_no_double(match)
+    reason = match.why_no_double()
     if reason:
         return DoublingFunctions(no_double, None, None, note=f"{reason}; {EXACT_NOTE}", exact=True)
     double_take = PiecewiseLinear.constant(2.0 * equities.opponent_owns)
