@@ -13,7 +13,7 @@ import pytest
 
 from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
 from bgengine import DiceError, EquityUnit, MatchState, Position
-from bgengine.cube.referee import CubeReferee
+from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (
     BlockTask,
     RolloutWorkerError,
@@ -343,8 +343,8 @@ def test_after_a_move_the_next_player_may_double_at_once():
 
 def test_rollout_moves_cubeful_gives_each_play_its_cubeful_value():
     position = Position.from_points({2: 1, 1: 1}, {1: 1})
-    settings = RolloutSettings(trials=24, seed=1, block_size=24, cubeful=True, bearoff_tables=False)
-    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=24, seed=1, block_size=24, bearoff_tables=False)
+    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT, referee=cube_referee())
     assert [r.cubeful_equity for _, r in ranked] == [1.0, -1.0]
 
 
@@ -355,16 +355,17 @@ def test_crawford_game_never_turns_the_cube():
 
 
 def test_money_cubeful_results_are_whole_points_times_the_cube():
-    settings = RolloutSettings(trials=1, cubeful=True, variance_reduction=False, bearoff_tables=False)
+    settings = RolloutSettings(trials=1, variance_reduction=False, bearoff_tables=False)
     for seed in range(8):
-        result = rollout(CONTACT, settings=dataclasses.replace(settings, seed=seed), evaluator=PIP_COUNT)
+        result = rollout(CONTACT, settings=dataclasses.replace(settings, seed=seed), evaluator=PIP_COUNT,
+                         referee=cube_referee())
         value = abs(result.cubeful_equity)
         assert value in {k * 2**j for k in (1, 2, 3) for j in range(7)}, value
 
 
 def test_match_cubeful_value_is_a_match_winning_chance():
     match = MatchState(match_length=7, score=(2, 4))
-    result = rollout(CONTACT, match=match, settings=dataclasses.replace(FAST, cubeful=True), evaluator=PIP_COUNT)
+    result = rollout(CONTACT, match=match, settings=FAST, evaluator=PIP_COUNT, referee=cube_referee())
     assert 0.0 <= result.cubeful_equity <= 1.0
     assert result.cubeful_unit is EquityUnit.MWC
 
@@ -372,15 +373,16 @@ def test_match_cubeful_value_is_a_match_winning_chance():
 def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
     # The player on roll owns nothing and will surely win: a backgammon as computed above.
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
-    settings = RolloutSettings(trials=36, seed=1, cubeful=True, bearoff_tables=False)
-    result = rollout(position, settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=36, seed=1, bearoff_tables=False)
+    result = rollout(position, settings=settings, evaluator=PIP_COUNT, referee=cube_referee())
     assert result.cubeful_equity == 3.0
 
 
 def test_jacoby_rule_counts_gammons_as_single_games_while_the_cube_is_centred():
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
-    settings = RolloutSettings(trials=12, seed=1, cubeful=True, bearoff_tables=False)
-    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=12, seed=1, bearoff_tables=False)
+    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT,
+                     referee=cube_referee())
     assert result.cubeful_equity == 1.0
     assert result.equity == 3.0  # the cubeless result still counts the backgammon
 
@@ -466,7 +468,6 @@ def test_rollout_moves_accepts_move_text_and_refuses_illegal_plays():
         ({"seed": -1}, "seed"),
         ({"variance_reduction": 1}, "variance_reduction"),
         ({"min_trials": 1}, "min_trials"),
-        ({"cube_efficiency": 1.5}, "cube_efficiency"),
         ({"max_retries": -1}, "max_retries"),
         ({"max_pending_blocks": 0}, "max_pending_blocks"),
     ],

@@ -21,6 +21,7 @@ from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.position import Position
+from bgengine.cube.referee import cube_referee
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
 
@@ -37,18 +38,18 @@ def rollout_decision(
     Money equities are per current cube (the Double/Take line, rolled out at twice the
     cube, is scaled back); match equities are MWC. The stop rule (``target_standard_error``)
     acts on No double; Double/Take then plays the same number of trials. ``cube_efficiency``
-    (or the settings') is that of the cube decisions inside the games.
+    is that of the cube decisions inside the games (None: by position type, each turn).
     """
-    settings = _checked_settings(settings, match, met, cube_efficiency)
-    given = settings.cube_efficiency
-    efficiency = efficiency_for(position, given)  # of the cube decisions inside the games
+    settings = _checked_settings(settings, met)
+    efficiency = efficiency_for(position, cube_efficiency)  # reported: the root's
+    referee = cube_referee(cube_efficiency)
     root = match.with_changes(dice=None, double_offered=False)
     if settings.bearoff_tables:
         exact = exact_money_doubling_functions(position, root, root.relative_cube_owner())
         if exact is not None:  # the kernel would stop at the root: the table is the answer
             decision = cube_decision(position, match)
             return replace(decision, note=f"{decision.note}; nothing to roll out")
-    no_double = rollout(position, root, settings=settings, evaluator=evaluator)
+    no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
         probabilities=no_double.probabilities, cube_efficiency=efficiency, match=match,
@@ -67,41 +68,32 @@ def rollout_decision(
     taker = 1 - root.on_roll
     doubled = root.with_changes(cube_value=2 * root.cube_value, cube_owner=taker)
     same_trials = replace(settings, trials=no_double.trials, target_standard_error=None)
-    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator)
+    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator, referee=referee)
     assert take.cubeful_equity is not None and take.cubeful_standard_error is not None
     if match.is_money:
         scale = 2.0  # the line's equity is per doubled cube
-        double_take, double_take_se = scale * take.cubeful_equity, scale * take.cubeful_standard_error
+        double_take, double_take_error = scale * take.cubeful_equity, scale * take.cubeful_standard_error
         double_pass = 1.0
         beaver_allowed = root.may_beaver()
         double_beaver = 2.0 * double_take if beaver_allowed else None  # same game at twice the stake
-        double_beaver_se = 2.0 * double_take_se if beaver_allowed else None
+        double_beaver_error = 2.0 * double_take_error if beaver_allowed else None
     else:
-        double_take, double_take_se = take.cubeful_equity, take.cubeful_standard_error
+        double_take, double_take_error = take.cubeful_equity, take.cubeful_standard_error
         double_pass = mwc_after_game(met or default_met(), MatchScore.from_match_state(root), root.cube_value, 0)
-        double_beaver = double_beaver_se = None
+        double_beaver = double_beaver_error = None
     return decision_from_equities(
         no_double.cubeful_equity, double_take, double_pass, double_beaver,
-        double_take_standard_error=double_take_se, double_beaver_standard_error=double_beaver_se, **fields,
+        double_take_standard_error=double_take_error, double_beaver_standard_error=double_beaver_error, **fields,
     )
 
 
-def _checked_settings(
-    settings: Any, match: MatchState, met: MatchEquityTable | None, cube_efficiency: float | None
-) -> RolloutSettings:
-    """The settings made cubeful (a cube decision needs cubeful lines) with the cube
-    efficiency given to ``cube_decision``, or a typed error."""
+def _checked_settings(settings: Any, met: MatchEquityTable | None) -> RolloutSettings:
+    """The rollout settings of both lines, or a typed error."""
     if not isinstance(settings, RolloutSettings):
         raise InvalidCubeSettingsError(f"rollout must be RolloutSettings, got {type(settings).__name__}")
     if met is not None and met is not default_met():
         raise InvalidCubeSettingsError(
             "rollouts value match games with the default match equity table; a custom met is not supported there"
         )
-    if cube_efficiency is not None:
-        if settings.cube_efficiency is not None and settings.cube_efficiency != cube_efficiency:
-            raise InvalidCubeSettingsError(
-                f"cube_efficiency={cube_efficiency!r} differs from the rollout's {settings.cube_efficiency!r}"
-            )
-        settings = replace(settings, cube_efficiency=efficiency_for(None, cube_efficiency))
-    return settings if settings.cubeful else replace(settings, cubeful=True)
+    return settings
 
