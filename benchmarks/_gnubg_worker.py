@@ -91,8 +91,13 @@ def _match_id(job):
     return {"match_id": gnubg.matchid(info, position)}
 
 
+def _met(job):
+    pre, post0, post1 = gnubg.met(int(job["length"]))
+    return {"pre_crawford": [list(row) for row in pre], "post_crawford": [list(post0), list(post1)]}
+
+
 HANDLERS = {"evaluate": _evaluate, "moves": _moves, "cube": _cube, "position_id": _position_id,
-            "match_id": _match_id}
+            "match_id": _match_id, "met": _met}
 
 
 def main():

@@ -251,6 +251,14 @@ def match_ids_query(states: Iterable[MatchState]) -> Query:
     return Query(jobs, lambda replies: [_answered(r)["match_id"] for r in replies])
 
 
+def met_query(length: int) -> Query:
+    """gnubg's match equity table up to ``length`` away: (pre-Crawford rows, post-Crawford rows of both players)."""
+    jobs = [{"kind": "met", "length": length}]
+    return Query(jobs, lambda replies: [
+        (r["pre_crawford"], r["post_crawford"]) for r in map(_answered, replies)
+    ][0])
+
+
 # ----- one process per call ---------------------------------------------------------------
 
 

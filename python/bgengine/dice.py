@@ -12,13 +12,13 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgengine.errors import DiceError, InvalidSettingsError
+from bgengine.errors import DiceError, InvalidSettingsError, quoted
 
 Dice = tuple[int, int]
 #: A roll as callers may give it: two faces ``(3, 1)`` (any pair of whole numbers) or text ``"31"``.
 RollInput = tuple[int, int] | Iterable[int] | str
 
-_ROLL_TEXT = re.compile(r"\s*(\d)\s*[-,/ ]?\s*(\d)\s*")
+_ROLL_TEXT = re.compile(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*")  # ASCII digits only
 
 #: Throws drawn from the generator at a time; any block size gives the same sequence.
 _BLOCK = 256
@@ -109,7 +109,8 @@ def checked_roll(dice: Any, what: str = "a roll") -> Dice:
     except TypeError:
         faces = ()
     if len(faces) != 2 or not all(_is_face(face) for face in faces):
-        raise DiceError(f"{what} must be two dice, each a whole number 1..6, such as (3, 1) or '31'; got {dice!r}")
+        shown = quoted(dice) if isinstance(dice, str) else repr(dice)
+        raise DiceError(f"{what} must be two dice, each a whole number 1..6, such as (3, 1) or '31'; got {shown}")
     return int(faces[0]), int(faces[1])
 
 

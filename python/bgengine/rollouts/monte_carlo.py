@@ -21,7 +21,7 @@ import numpy as np
 from bgcore import _nn, _policy
 
 from bgengine.dice import checked_roll
-from bgengine.rollouts.blocks import Accumulator, BlockTask, block_tasks, run_blocks
+from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
 from bgengine.rollouts.referee import RefereeFactory
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
 from bgengine.match_state import MatchState
@@ -271,6 +271,12 @@ def rollout_moves(
 def _run(
     template: BlockTask, settings: RolloutSettings, executor: cf.Executor | None, progress: ProgressCallback | None
 ) -> RolloutResult:
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidSettingsError(
+            f"executor must be a concurrent.futures.Executor (or None for all local cores), got {type(executor).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise InvalidSettingsError(f"progress must be callable or None, got {type(progress).__name__}")
     started = time.perf_counter()
     cubeful = template.referee is not None
     unit = template.referee.unit if template.referee is not None else None
@@ -287,8 +293,8 @@ def _run(
         errors = total.standard_errors()
         return bool(errors[6 if cubeful else 5] <= target)
 
-    tasks = list(block_tasks(template, settings.trials, settings.block_size))
-    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
+    plan = BlockPlan(template, settings.trials, settings.block_size)
+    total = run_blocks(plan, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
     return summary(total)
 
 
