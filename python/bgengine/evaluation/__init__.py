@@ -1,0 +1,1 @@
+"""Evaluation: networks, lookahead and the data that trains them."""
