@@ -4,7 +4,7 @@ Probabilities are the cumulative 5-vector (win, win_gammon, win_backgammon, lose
 lose_backgammon) from the player on roll, before the roll. An evaluator is anything with
 ``evaluate(position)`` and ``evaluate_batch(boards)``; the engine's own is
 ``NetworkEvaluator`` (finished games exact, races from the bear-off/race tables, contact
-positions from the network trained by ``bgengine.evaluation.training.td``). n-ply lookahead averages the
+positions from the network trained by ``bgengine.training.td``). n-ply lookahead averages the
 21 rolls, each with the best reply searched one ply less among the few best 0-ply
 candidates (``MoveFilter``).
 """
@@ -126,7 +126,7 @@ class NetworkEvaluator:
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
-        """Load weights from an ``.npz`` written by ``bgengine.evaluation.training.td`` (or shipped data)."""
+        """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data)."""
         with np.load(path) as data:
             network = _nn.NeuralNet(
                 data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
