@@ -19,6 +19,7 @@ from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
 from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard
 from bgengine.training.positions import GenerationSettings, generate_chunk
+from bgengine.training.scenarios import RACE_SCENARIOS
 
 Log = Callable[[str], None]
 
@@ -26,6 +27,9 @@ Log = Callable[[str], None]
 TRUTH_QUOTAS = {"back_game": 350, "closed_out": 350, "crashed": 300, "race": 500, "contact": 500}
 TRUTH_GENERATION = GenerationSettings(scenario_weights=(0.4, 0.25, 0.2, 0.075, 0.075))
 TRUTH_SHARD_SIZE = 50
+#: The race-only job: short games from race starts (equal weights), labelled like the
+#: training set's races.
+RACE_GENERATION = GenerationSettings(games=30, scenario_weights=(1.0, 1.0, 1.0))
 
 
 def _quiet(message: str) -> None:
@@ -45,6 +49,17 @@ def describe(shard: Shard) -> str:
     return text
 
 
+def label_chunk(root: Path, positions: Shard, seed: int, chunk: int, plan: LabelPlan,
+                executor: cf.Executor | None, log: Log, what: str) -> None:
+    """Roll out a chunk's positions into ``root/labels`` unless that shard exists."""
+    labels_path = shard_path(Path(root) / "labels", chunk)
+    if not labels_path.exists():
+        started = time.perf_counter()
+        labelled = label_shard(positions, seed, chunk, plan, executor)
+        save_shard(labels_path, labelled)
+        log(f"{what} {chunk}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
+
+
 def build_training(root: Path, seed: int, chunks: int, generation: GenerationSettings = GenerationSettings(),
                    plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
     """Make chunks ``0..chunks-1``: each one's positions (``root/positions``), then its labels
@@ -60,12 +75,27 @@ def build_training(root: Path, seed: int, chunks: int, generation: GenerationSet
             positions = generate_chunk(seed, chunk, generation, seen)
             save_shard(positions_path, positions)
             log(f"positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
-        labels_path = shard_path(Path(root) / "labels", chunk)
-        if not labels_path.exists():
+        label_chunk(root, positions, seed, chunk, plan, executor, log, "labels")
+
+
+def build_races(root: Path, seed: int, chunks: range, generation: GenerationSettings = RACE_GENERATION,
+                plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+    """Race-only chunks (``root/positions``, ``root/labels``), each from ``RACE_SCENARIOS``.
+
+    Unlike ``build_training``, chunk ``c`` depends only on the seed and ``c`` (duplicates are
+    dropped within a chunk only; readers deduplicate across shards), so several processes
+    can make disjoint ranges of chunks side by side.
+    """
+    for chunk in chunks:
+        positions_path = shard_path(Path(root) / "positions", chunk)
+        if positions_path.exists():
+            positions = load_shard(positions_path)
+        else:
             started = time.perf_counter()
-            labelled = label_shard(positions, seed, chunk, plan, executor)
-            save_shard(labels_path, labelled)
-            log(f"labels {chunk}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
+            positions = generate_chunk(seed, chunk, generation, set(), RACE_SCENARIOS)
+            save_shard(positions_path, positions)
+            log(f"race positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
+        label_chunk(root, positions, seed, chunk, plan, executor, log, "race labels")
 
 
 def truth_category(position_class: int, tag: int) -> str:

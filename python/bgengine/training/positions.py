@@ -10,6 +10,7 @@ Positions are seen from the player on roll, before the roll; finished games and 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -74,15 +75,19 @@ def chunk_rng(seed: int, chunk: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(POSITIONS_SEED_KEY, chunk)))
 
 
-def generate_chunk(seed: int, chunk: int, settings: GenerationSettings, seen: set[bytes]) -> Shard:
-    """One chunk of new, classified, non-exact positions; adds them to ``seen``."""
+def generate_chunk(seed: int, chunk: int, settings: GenerationSettings, seen: set[bytes],
+                   scenarios: Mapping[str, Callable[[np.random.Generator], Position]] = SCENARIOS) -> Shard:
+    """One chunk of new, classified, non-exact positions; adds them to ``seen``.
+
+    ``scenarios``: the start kinds, weighted by ``settings.scenario_weights`` in their order.
+    """
     rng = chunk_rng(seed, chunk)
-    names = list(SCENARIOS)
+    names = list(scenarios)
     weights = np.asarray(settings.scenario_weights, dtype=float)
     boards, classes, found_tags, sources = [], [], [], []
     for _ in range(settings.games):
         source = int(rng.choice(len(names), p=weights / weights.sum()))
-        for position in sampled_game(SCENARIOS[names[source]](rng), rng, settings):
+        for position in sampled_game(scenarios[names[source]](rng), rng, settings):
             board = np.asarray(position)
             kind = classify(board)
             key = position.to_bytes()

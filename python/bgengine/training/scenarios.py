@@ -97,6 +97,18 @@ def gammon_save_race(rng: np.random.Generator) -> Position:
     return _either_on_roll(rng, home, outside)
 
 
+def uneven_race(rng: np.random.Generator) -> Position:
+    """A race of any length and lead: each side's furthest checker on a random point (the two
+    leave no contact), 0..3 checkers already off each."""
+    first, second = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    first_top = int(rng.integers(7, 18))
+    second_top = int(rng.integers(7, 25 - first_top))
+    for side, top in ((first, first_top), (second, second_top)):
+        side[top] = 1
+        _spread(rng, side, 14 - int(rng.integers(0, 4)), range(1, top + 1))
+    return _either_on_roll(rng, first, second)
+
+
 def opening(rng: np.random.Generator) -> Position:
     """The starting position (self-play from the opening)."""
     return Position.initial()
@@ -109,4 +121,11 @@ SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "closed_out": closed_out,
     "long_race": long_race,
     "gammon_save_race": gammon_save_race,
+}
+
+#: Start kinds of the race-only job (no contact can come back, so every game stays a race).
+RACE_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
+    "long_race": long_race,
+    "gammon_save_race": gammon_save_race,
+    "uneven_race": uneven_race,
 }
