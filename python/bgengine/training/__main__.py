@@ -1,4 +1,4 @@
-"""Command line of the training-data jobs: ``python -m bgengine.training train|truth``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|fit``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_training, build_truth
+from bgengine.training.pipeline import build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
+from bgengine.training.race_fit import DEFAULT_DATA, DEFAULT_TRUTH, fit_race
+from bgengine.training.supervised import FitSettings
 
 
 def log(message: str) -> None:
@@ -30,12 +32,36 @@ def main(argv: list[str] | None = None) -> int:
     truth = jobs.add_parser("truth", help="the truth set: class-balanced positions rolled out long")
     truth.add_argument("--out", type=Path, required=True)
     truth.add_argument("--seed", type=int, required=True)
+    races = jobs.add_parser("races", help="race-only positions and labels (independent chunks)")
+    races.add_argument("--out", type=Path, required=True)
+    races.add_argument("--seed", type=int, required=True)
+    races.add_argument("--chunks", type=int, required=True)
+    races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
+    races.add_argument("--workers", type=int, default=1)
+    fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
+    fit.add_argument("--class", dest="position_class", choices=("race",), required=True)
+    fit.add_argument("--out", type=Path, required=True)
+    fit.add_argument("--seed", type=int, required=True)
+    fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
+                     + ", ".join(str(d) for d in DEFAULT_DATA) + ")")
+    fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
+    defaults = FitSettings()
+    for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience"):
+        fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
     args = parser.parse_args(argv)
     log(f"start: {' '.join(sys.argv)}")
+    if args.job == "fit":
+        settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
+                               batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
+        fit_race(args.out, settings, args.data or DEFAULT_DATA, args.truth, log)
+        log("done")
+        return 0
     with ThreadPoolExecutor(1) as executor:
         if args.job == "train":
             generation = replace(GenerationSettings(), games=args.games)
             build_training(args.out, args.seed, args.chunks, generation, executor=executor, log=log)
+        elif args.job == "races":
+            build_races(args.out, args.seed, range(args.worker, args.chunks, args.workers), executor=executor, log=log)
         else:
             build_truth(args.out, args.seed, executor=executor, log=log)
     log("done")

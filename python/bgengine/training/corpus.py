@@ -1,0 +1,79 @@
+"""Labelled positions of one class gathered from label shards, split by shard.
+
+A shard's role depends only on its index: ``index % 10 == 9`` is held out for testing,
+``index % 10 == 8`` validates (early stopping), the rest train. Splitting by shard, never
+by position, keeps the near-duplicates of one game together. A board is kept once, in the
+strictest role it appears in (test, then validation, then training), and boards of the
+truth set are dropped everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bgengine.training.dataset import load_shard, shard_paths
+
+TRAIN, VALIDATION, TEST = "train", "validation", "test"
+ROLES = (TEST, VALIDATION, TRAIN)  # the order in which duplicates are claimed
+
+
+def shard_role(index: int) -> str:
+    """The role of shard ``index`` (the same for every label directory)."""
+    return {9: TEST, 8: VALIDATION}.get(index % 10, TRAIN)
+
+
+def shard_index(path: Path) -> int:
+    """The index in a shard's name (``shard-00012.npz`` -> 12)."""
+    return int(Path(path).stem.split("-")[1])
+
+
+@dataclass
+class Split:
+    """Boards (n, 26) int8, targets (n, 5) and where each came from, for one role."""
+
+    boards: np.ndarray
+    targets: np.ndarray
+    sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz" per shard used
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+
+def gather(directories: list[Path], position_class: int, exclude: set[bytes] | None = None) -> dict[str, Split]:
+    """The positions of ``position_class`` in the label shards of ``directories``, by role."""
+    claimed = set(exclude or ())
+    pieces: dict[str, list[tuple[Path, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
+    for directory in directories:
+        for path in shard_paths(directory):
+            shard = load_shard(path)
+            if not shard.labelled:
+                continue
+            assert shard.probabilities is not None
+            mask = shard.classes == position_class
+            pieces[shard_role(shard_index(path))].append((path, shard.boards[mask], shard.probabilities[mask]))
+    splits = {}
+    for role in ROLES:
+        boards, targets, sources = [], [], []
+        for path, shard_boards, shard_targets in pieces[role]:
+            keep = []
+            for i, board in enumerate(shard_boards):
+                key = board.tobytes()
+                if key not in claimed:
+                    claimed.add(key)
+                    keep.append(i)
+            boards.append(shard_boards[keep])
+            targets.append(shard_targets[keep])
+            sources.append(f"{path.parent.parent.name}/{path.parent.name}/{path.name}")
+        splits[role] = Split(np.concatenate(boards) if boards else np.zeros((0, 26), np.int8),
+                             np.concatenate(targets) if targets else np.zeros((0, 5)), sources)
+    return splits
+
+
+def truth_boards(path: Path) -> set[bytes]:
+    """The boards of the truth set's ``positions.npz`` (empty when it does not exist yet)."""
+    if not Path(path).exists():
+        return set()
+    return {board.tobytes() for board in load_shard(path).boards}

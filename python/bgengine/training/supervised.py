@@ -1,0 +1,203 @@
+"""Supervised training of a one-hidden-layer network on rollout labels, in numpy.
+
+The network (``bgengine.evaluation.race_network.forward``): sigmoid hidden units, 5 sigmoid
+outputs, the cumulative 5-vector (win, win gammon, win backgammon, lose gammon, lose
+backgammon) of the player on roll. Loss: binary cross-entropy of each output against its
+label, summed over the 5 outputs and averaged over the positions. The labels are
+probabilities in [0, 1] (rollout means), so cross-entropy is their likelihood under the
+sigmoid outputs: its gradient on a logit is simply output - label, it does not vanish
+where an output saturates (as squared error's does), and it weighs errors in small
+probabilities (gammons, backgammons) by their own scale rather than the win rate's.
+
+Adam, minibatches from a seeded shuffle each epoch, early stopping on the validation loss
+(the best weights are kept). After every epoch a checkpoint holds the weights, the Adam
+moments, the shuffle generator's state, the best weights and the history, so a resumed
+run gives bit for bit the weights of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bgengine.evaluation.race_network import NUM_OUTPUTS, PARAMETER_NAMES, forward, sigmoid
+
+CHECKPOINT_FORMAT = "bgengine.supervised-checkpoint/1"
+Parameters = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """Network size and optimisation: ``seed`` draws the initial weights and every shuffle.
+
+    Training stops after ``max_epochs``, or after ``patience`` epochs without a validation
+    loss below the best by more than ``min_improvement``.
+    """
+
+    seed: int = 1
+    hidden: int = 64
+    learning_rate: float = 1e-3
+    batch_size: int = 128
+    max_epochs: int = 400
+    patience: int = 30
+    min_improvement: float = 1e-6
+    beta1: float = 0.9
+    beta2: float = 0.999
+    epsilon: float = 1e-8
+
+
+@dataclass
+class FitState:
+    """Everything a resumed run needs; ``history`` has one (train loss, validation loss) per epoch."""
+
+    parameters: Parameters
+    first_moment: Parameters
+    second_moment: Parameters
+    best: Parameters
+    step: int = 0
+    epoch: int = 0
+    best_epoch: int = 0
+    best_loss: float = float("inf")
+    rng_state: dict[str, Any] = field(default_factory=dict)
+    history: list[tuple[float, float]] = field(default_factory=list)
+
+
+def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
+    """Mean over positions of the summed binary cross-entropy of the 5 outputs (stable form)."""
+    per_output = np.logaddexp(0.0, logits) - targets * logits
+    return float(per_output.sum(axis=1).mean())
+
+
+def initial_state(inputs: int, settings: FitSettings) -> FitState:
+    """Small random weights (uniform, scaled by fan-in) and a fresh shuffle generator."""
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(settings.seed)))
+    parameters = {
+        "hidden_weights": rng.uniform(-1, 1, (inputs, settings.hidden)) / np.sqrt(inputs),
+        "hidden_bias": np.zeros(settings.hidden),
+        "output_weights": rng.uniform(-1, 1, (settings.hidden, NUM_OUTPUTS)) / np.sqrt(settings.hidden),
+        "output_bias": np.zeros(NUM_OUTPUTS),
+    }
+    zeros = {name: np.zeros_like(value) for name, value in parameters.items()}
+    return FitState(parameters, zeros, {name: z.copy() for name, z in zeros.items()},
+                    {name: value.copy() for name, value in parameters.items()}, rng_state=dict(rng.bit_generator.state))
+
+
+def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray) -> Parameters:
+    """Gradient of ``cross_entropy`` with respect to each parameter."""
+    hidden, logits = forward(parameters, inputs)
+    output_error = (sigmoid(logits) - targets) / len(inputs)
+    hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
+    return {
+        "hidden_weights": inputs.T @ hidden_error,
+        "hidden_bias": hidden_error.sum(axis=0),
+        "output_weights": hidden.T @ output_error,
+        "output_bias": output_error.sum(axis=0),
+    }
+
+
+def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None:
+    """One Adam update of ``state.parameters`` in place."""
+    state.step += 1
+    correction1 = 1.0 - settings.beta1 ** state.step
+    correction2 = 1.0 - settings.beta2 ** state.step
+    for name in PARAMETER_NAMES:
+        m = state.first_moment[name] = settings.beta1 * state.first_moment[name] + (1 - settings.beta1) * grads[name]
+        v = state.second_moment[name] = (settings.beta2 * state.second_moment[name]
+                                         + (1 - settings.beta2) * grads[name] ** 2)
+        state.parameters[name] -= settings.learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
+
+
+def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray) -> float:
+    """``cross_entropy`` of the network on a whole set."""
+    return cross_entropy(forward(parameters, inputs)[1], targets)
+
+
+def run_epoch(state: FitState, inputs: np.ndarray, targets: np.ndarray, settings: FitSettings) -> float:
+    """One pass over the training set in a seeded random order; the mean minibatch loss."""
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = state.rng_state
+    order = rng.permutation(len(inputs))
+    state.rng_state = dict(rng.bit_generator.state)
+    total = 0.0
+    for start in range(0, len(order), settings.batch_size):
+        batch = order[start:start + settings.batch_size]
+        total += loss_of(state.parameters, inputs[batch], targets[batch]) * len(batch)
+        adam_step(state, gradients(state.parameters, inputs[batch], targets[batch]), settings)
+    return total / len(order)
+
+
+def finished(state: FitState, settings: FitSettings) -> bool:
+    """No epochs left, or ``patience`` epochs since the best validation loss."""
+    return state.epoch >= settings.max_epochs or state.epoch - state.best_epoch >= settings.patience
+
+
+def fit(train: tuple[np.ndarray, np.ndarray], validation: tuple[np.ndarray, np.ndarray], settings: FitSettings,
+        checkpoint: Path | None = None, stop_after: int | None = None,
+        log: Callable[[str], None] | None = None) -> FitState:
+    """Train until early stopping (or ``stop_after`` epochs of this call), resuming from
+    ``checkpoint`` when it exists and writing it after every epoch. Targets are clipped to [0, 1]."""
+    train_x, train_y = np.asarray(train[0], np.float64), np.clip(np.asarray(train[1], np.float64), 0, 1)
+    val_x, val_y = np.asarray(validation[0], np.float64), np.clip(np.asarray(validation[1], np.float64), 0, 1)
+    if len(train_x) == 0 or len(val_x) == 0:
+        raise ValueError(f"training needs positions to train on and to validate with ({len(train_x)}, {len(val_x)})")
+    if checkpoint is not None and Path(checkpoint).exists():
+        state, saved = load_checkpoint(checkpoint)
+        if saved != settings:
+            raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
+    else:
+        state = initial_state(train_x.shape[1], settings)
+    epochs_run = 0
+    while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
+        train_loss = run_epoch(state, train_x, train_y, settings)
+        val_loss = loss_of(state.parameters, val_x, val_y)
+        state.epoch += 1
+        epochs_run += 1
+        state.history.append((train_loss, val_loss))
+        if val_loss < state.best_loss - settings.min_improvement:
+            state.best_loss, state.best_epoch = val_loss, state.epoch
+            state.best = {name: value.copy() for name, value in state.parameters.items()}
+        if checkpoint is not None:
+            save_checkpoint(checkpoint, state, settings)
+        if log is not None:
+            log(f"epoch {state.epoch}: train {train_loss:.6f} validation {val_loss:.6f} "
+                f"(best {state.best_loss:.6f} at {state.best_epoch})")
+    return state
+
+
+def save_checkpoint(path: Path, state: FitState, settings: FitSettings) -> None:
+    """Write the state atomically (temporary file, then rename)."""
+    path = Path(path)
+    arrays: dict[str, Any] = {}
+    for prefix, group in (("parameters", state.parameters), ("first_moment", state.first_moment),
+                          ("second_moment", state.second_moment), ("best", state.best)):
+        for name, value in group.items():
+            arrays[f"{prefix}.{name}"] = value
+    scalars = {"format": CHECKPOINT_FORMAT, "settings": asdict(settings), "step": state.step,
+               "epoch": state.epoch, "best_epoch": state.best_epoch, "best_loss": state.best_loss,
+               "rng_state": state.rng_state, "history": state.history}
+    arrays["state"] = np.array(json.dumps(scalars))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temporary, "wb") as handle:
+        np.savez(handle, **arrays)
+    os.replace(temporary, path)
+
+
+def load_checkpoint(path: Path) -> tuple[FitState, FitSettings]:
+    """The state and settings of a checkpoint written by ``save_checkpoint``."""
+    with np.load(Path(path)) as data:
+        scalars = json.loads(str(data["state"]))
+        if scalars.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"{path}: not a {CHECKPOINT_FORMAT} file")
+        groups = {prefix: {name: data[f"{prefix}.{name}"] for name in PARAMETER_NAMES}
+                  for prefix in ("parameters", "first_moment", "second_moment", "best")}
+    state = FitState(groups["parameters"], groups["first_moment"], groups["second_moment"], groups["best"],
+                     step=scalars["step"], epoch=scalars["epoch"], best_epoch=scalars["best_epoch"],
+                     best_loss=scalars["best_loss"], rng_state=scalars["rng_state"],
+                     history=[(float(a), float(b)) for a, b in scalars["history"]])
+    return state, FitSettings(**scalars["settings"])

@@ -1,0 +1,116 @@
+"""The numpy trainer: it learns, it is seeded, and a resumed run equals an uninterrupted one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bgengine.training.supervised import FitSettings, cross_entropy, fit, gradients, initial_state, loss_of
+
+SETTINGS = FitSettings(seed=3, hidden=6, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100)
+
+
+def synthetic(n: int = 200, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and soft targets in [0, 1] made by a random logistic model."""
+    rng = np.random.default_rng(seed)
+    inputs = rng.normal(size=(n, 7))
+    return inputs, 1.0 / (1.0 + np.exp(-inputs @ rng.normal(size=(7, 5))))
+
+
+def test_training_reduces_the_loss_on_a_tiny_synthetic_set():
+    inputs, targets = synthetic()
+    state = fit((inputs[:160], targets[:160]), (inputs[160:], targets[160:]), SETTINGS)
+    first_train, first_validation = state.history[0]
+    last_train, last_validation = state.history[-1]
+    assert last_train < first_train - 0.2
+    assert last_validation < first_validation - 0.2
+    assert state.best_loss == min(v for _, v in state.history)
+
+
+def test_same_seed_gives_the_same_weights_and_another_seed_other_weights():
+    inputs, targets = synthetic()
+    data = ((inputs[:160], targets[:160]), (inputs[160:], targets[160:]))
+    first, second = fit(*data, SETTINGS), fit(*data, SETTINGS)
+    other = fit(*data, FitSettings(**{**SETTINGS.__dict__, "seed": 4}))
+    for name, value in first.parameters.items():
+        assert np.array_equal(value, second.parameters[name])
+    assert not np.array_equal(first.parameters["hidden_weights"], other.parameters["hidden_weights"])
+
+
+def test_resuming_from_a_checkpoint_gives_the_weights_of_an_uninterrupted_run(tmp_path):
+    inputs, targets = synthetic()
+    data = ((inputs[:160], targets[:160]), (inputs[160:], targets[160:]))
+    straight = fit(*data, SETTINGS)
+    checkpoint = tmp_path / "checkpoint.npz"
+    partial = fit(*data, SETTINGS, checkpoint=checkpoint, stop_after=3)
+    assert partial.epoch == 3
+    resumed = fit(*data, SETTINGS, checkpoint=checkpoint)
+    assert resumed.epoch == straight.epoch == SETTINGS.max_epochs
+    assert resumed.history == straight.history
+    for name, value in straight.parameters.items():
+        assert np.array_equal(value, resumed.parameters[name])
+        assert np.array_equal(straight.best[name], resumed.best[name])
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path):
+    inputs, targets = synthetic()
+    checkpoint = tmp_path / "checkpoint.npz"
+    fit((inputs, targets), (inputs, targets), SETTINGS, checkpoint=checkpoint, stop_after=1)
+    with pytest.raises(ValueError, match="made with"):
+        fit((inputs, targets), (inputs, targets), FitSettings(seed=9), checkpoint=checkpoint)
+
+
+def test_early_stopping_stops_patience_epochs_after_the_best():
+    inputs, targets = synthetic(60)
+    noise = np.random.default_rng(5).random((60, 5))  # validation labels unrelated to the inputs
+    settings = FitSettings(seed=1, hidden=30, learning_rate=0.05, batch_size=8, max_epochs=200, patience=5)
+    state = fit((inputs, targets), (inputs, noise), settings)
+    assert state.epoch < settings.max_epochs
+    assert state.epoch == state.best_epoch + settings.patience
+
+
+def test_cross_entropy_gradient_matches_finite_differences():
+    inputs, targets = synthetic(20)
+    parameters = initial_state(7, SETTINGS).parameters
+    analytic = gradients(parameters, inputs, targets)
+    for name in parameters:
+        index = (0,) * parameters[name].ndim
+        step = 1e-6
+        parameters[name][index] += step
+        above = loss_of(parameters, inputs, targets)
+        parameters[name][index] -= 2 * step
+        below = loss_of(parameters, inputs, targets)
+        parameters[name][index] += step
+        assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
+
+
+def test_cross_entropy_is_smallest_at_the_targets():
+    targets = np.array([[0.7, 0.2, 0.01, 0.1, 0.0]])
+    logits = np.log(np.clip(targets, 1e-12, 1) / np.clip(1 - targets, 1e-12, 1))
+    assert cross_entropy(logits, targets) < cross_entropy(logits + 0.1, targets)
+    assert cross_entropy(logits, targets) < cross_entropy(logits - 0.1, targets)
+
+
+def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
+    from bgengine.evaluation.race import RaceEvaluator
+    from bgengine.evaluation.race_network import RaceNetwork
+    from bgengine.training.classes import PositionClass
+    from bgengine.training.dataset import Shard, save_shard, shard_path
+    from bgengine.training.race_fit import fit_race
+    from bgengine.training.scenarios import long_race
+
+    rng = np.random.default_rng(4)
+    for index in range(10):
+        boards = np.array([np.asarray(long_race(rng)) for _ in range(6)], dtype=np.int8)
+        labels = RaceEvaluator().evaluate_batch(boards).astype(np.float64)
+        save_shard(shard_path(tmp_path / "labels", index),
+                   Shard(boards, np.full(6, PositionClass.RACE, np.int8), np.zeros(6, np.uint8), {},
+                         labels, np.zeros((6, 5)), np.zeros(6), np.zeros(6, np.uint64), np.zeros(6, np.int32),
+                         np.zeros(6, np.float32)))
+    settings = FitSettings(seed=2, hidden=3, max_epochs=2)
+    record = fit_race(tmp_path / "run", settings, [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None)
+    assert [record["data"][role]["positions"] for role in ("train", "validation", "test")] == [48, 6, 6]
+    assert record["epochs"] == 2 and record["held_out"]["network"]["n"] == 6
+    network = RaceNetwork.from_file(tmp_path / "run" / "race_weights.npz")
+    assert network.record["settings"]["hidden"] == 3
+    assert "| test | 6 | 1 |" in (tmp_path / "run" / "race_weights.md").read_text()
