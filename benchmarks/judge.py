@@ -2,6 +2,7 @@
 
     python benchmarks/judge.py checker --plies 0   # equity given up per decision, best move found
     python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
+    python benchmarks/judge.py checker --plies 0 --class race --race-network W.npz   # races valued by a race network
 
 Checker play: bgengine's best play at ``--plies`` is looked up among the stored plays by the
 position it leads to; what it gives up against gnubg's best is in millipoints (mEMG, cubeless
@@ -26,14 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from judge_data import CHECKER_SET, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
 
 from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
+from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
+from bgengine.evaluation.race_network import RaceNetwork  # noqa: E402
 
 Row = dict[str, Any]
 
 
-def score_checker_decision(decision: Row, plies: int) -> Row:
+def score_checker_decision(decision: Row, plies: int, evaluator: Any = None) -> Row:
     """What bgengine's best play at ``plies`` gives up in gnubg's eyes (mEMG), and whether it is gnubg's best."""
     position = Position.from_gnubg_id(decision["position_id"])
-    ours = rank_moves(position, tuple(decision["dice"]), plies=plies)[0]
+    ours = rank_moves(position, tuple(decision["dice"]), plies=plies, evaluator=evaluator)[0]
     equities = {play["position_id"]: play["equity"] for play in decision["plays"]}
     given_up = 1000 * (max(equities.values()) - equities[ours.position.gnubg_id()])
     return {"position_id": decision["position_id"], "dice": decision["dice"], "class": decision["class"],
@@ -52,7 +55,7 @@ def same_family(family: str, decision: Row) -> bool:
     return family == decision["family"] or (optional and family == "no double")
 
 
-def score_cube_decision(decision: Row, plies: int) -> Row:
+def score_cube_decision(decision: Row, plies: int, evaluator: Any = None) -> Row:
     """bgengine's cube decision at ``plies`` against gnubg's: same family, |ND diff| + |DT diff|."""
     position, match = parse_xgid(decision["xgid"])
     ours = cube_decision(position, match, plies=plies)
@@ -90,17 +93,28 @@ CUBE_MEASURES = {
 }
 
 
-def judge(kind: str, plies: int, limit: int | None = None) -> tuple[dict[str, Any], list[Row]]:
-    """Score every decision of a judge set (the first ``limit``); (summary, per-decision scores)."""
+def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
+          only_class: str | None = None) -> tuple[dict[str, Any], list[Row]]:
+    """Score every decision of a judge set (the first ``limit``; checker decisions of
+    ``only_class``); (summary, per-decision scores). ``race_network``: a race network's
+    weights valuing the races (checker play only)."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
     }[kind]
     header, decisions = read_judge_set(path)
     started = time.perf_counter()
-    scores = [score(decision, plies) for decision in decisions[:limit]]
+    evaluator = None
+    engine = "bgengine"
+    if race_network is not None:
+        if kind != "checker":
+            raise SystemExit("--race-network applies to checker play only")
+        evaluator = NetworkEvaluator(default_evaluator().network, race_network=RaceNetwork.from_file(race_network))
+        engine = f"bgengine + race network {race_network}"
+    chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
+    scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
-    summary: dict[str, Any] = {"set": path.name, "engine": "bgengine", "judge": header["judge"], "plies": plies,
+    summary: dict[str, Any] = {"set": path.name, "engine": engine, "judge": header["judge"], "plies": plies,
                                "seconds": round(seconds, 1)}
     if kind == "checker":
         summary["by_class"] = summarise(scores, "class", measures)
@@ -132,8 +146,10 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=0, help="bgengine's depth")
     parser.add_argument("--limit", type=int, help="score only the first N decisions (a quick look)")
     parser.add_argument("--out", type=Path, help="write the summary and every decision's score as JSON")
+    parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
+    parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
     args = parser.parse_args()
-    summary, scores = judge(args.kind, args.plies, args.limit)
+    summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

@@ -25,6 +25,7 @@ import numpy as np
 from bgcore import _nn, _nply
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
+from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, shipped_race_network
 from bgengine.move import Move, MoveList, Roll, legal_moves
 from bgengine.position import NUM_SLOTS, Position, checked_position
 from bgengine.probabilities import GameProbabilities, equity, flipped
@@ -117,11 +118,18 @@ def _boards_array(boards: Any) -> np.ndarray:
 
 
 class NetworkEvaluator:
-    """The engine's static evaluator: exact finished games, race tables, network for contact."""
+    """The engine's static evaluator: exact finished games, race tables, network for contact.
 
-    def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True) -> None:
+    With ``race_network``, races outside the exact two-sided table are valued by that
+    network instead of the race approximation; this path runs in Python (numpy), the search
+    calling back into it, so it is slower than the all-C default.
+    """
+
+    def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
+                 race_network: RaceNetwork | None = None) -> None:
         self.network = network
         self.race_tables = race_tables
+        self.race_network = race_network
         self._tables_installed = False
 
     @classmethod
@@ -151,7 +159,24 @@ class NetworkEvaluator:
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
         self._ready()
+        if self.race_network is not None:
+            return _lookahead(_WithRaceNetwork(self), boards, plies, move_filter)
         return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
+
+
+class _WithRaceNetwork:
+    """Static values of the engine's evaluator with its races replaced by the race network."""
+
+    def __init__(self, engine: NetworkEvaluator) -> None:
+        self.engine = engine
+
+    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
+        values = _lookahead(self.engine.network, boards, 0, None, race_tables=self.engine.race_tables)
+        races = outside_exact_table(boards)
+        if races.any():
+            assert self.engine.race_network is not None
+            values[races] = self.engine.race_network.evaluate_batch(boards[races])
+        return values
 
 
 def _lookahead(
@@ -206,11 +231,16 @@ class FakeEvaluator(_RowByRowEvaluator):
         return found  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=1)
-def default_evaluator() -> NetworkEvaluator:
-    """The engine's evaluator with the weights shipped in the package (loaded once)."""
+@functools.lru_cache(maxsize=2)
+def default_evaluator(use_race_network: bool = False) -> NetworkEvaluator:
+    """The engine's evaluator with the weights shipped in the package (loaded once).
+
+    ``use_race_network``: value races (outside the exact table) with the shipped race
+    network (``data/race_weights.npz``) instead of the race approximation.
+    """
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
-        return NetworkEvaluator.from_file(path)
+        race_network = shipped_race_network() if use_race_network else None
+        return NetworkEvaluator.from_file(path, race_network=race_network)
 
 
 def weights_record() -> dict[str, Any]:
