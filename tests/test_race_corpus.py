@@ -8,6 +8,7 @@ from bgengine import Position, RolloutSettings, evaluate, rank_moves
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
 from bgengine.evaluation.race_features import NUM_FEATURES
 from bgengine.evaluation.race_network import RaceNetwork, save_race_network
+from bgengine.probabilities import flipped
 from bgengine.training.classes import PositionClass
 from bgengine.training.corpus import TEST, TRAIN, VALIDATION, gather, shard_role
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
@@ -65,6 +66,7 @@ def test_the_race_network_switch_values_races_only(tmp_path):
                            evaluate(position).probabilities.as_tuple(), atol=1e-6)
     expected = network.evaluate_batch(np.asarray(race)[None, :])[0]
     assert np.allclose(evaluate(race, evaluator=switched).probabilities.as_tuple(), expected, atol=1e-6)
-    assert expected[0] > 0.9  # the bias alone: far from the race tables' value
+    assert expected[0] > evaluate(race).probabilities.win + 0.15  # the output bias moved it well away
     ranked = rank_moves(race, (6, 5), evaluator=switched)
-    assert all(m.probabilities.win < 0.1 for m in ranked)  # children (the opponent on roll) by the network too
+    children = network.evaluate_batch(np.array([np.asarray(m.position) for m in ranked]))
+    assert np.allclose([m.probabilities.as_tuple() for m in ranked], flipped(children), atol=1e-6)

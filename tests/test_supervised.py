@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgengine.training.supervised import FitSettings, cross_entropy, fit, gradients, initial_state, loss_of
+from bgengine.evaluation.race_network import forward
+
+from bgengine.training.supervised import Examples, FitSettings, cross_entropy, fit, gradients, initial_state, loss_of
 
 SETTINGS = FitSettings(seed=3, hidden=6, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100)
 
@@ -17,9 +19,16 @@ def synthetic(n: int = 200, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return inputs, 1.0 / (1.0 + np.exp(-inputs @ rng.normal(size=(7, 5))))
 
 
+def halves(inputs: np.ndarray, targets: np.ndarray, offsets: np.ndarray | None = None) -> tuple[Examples, Examples]:
+    """The first 160 examples to train on, the rest to validate with."""
+    rows = np.arange(len(inputs))
+    data = Examples(inputs, targets, offsets)
+    return data.subset(rows[:160]), data.subset(rows[160:])
+
+
 def test_training_reduces_the_loss_on_a_tiny_synthetic_set():
     inputs, targets = synthetic()
-    state = fit((inputs[:160], targets[:160]), (inputs[160:], targets[160:]), SETTINGS)
+    state = fit(*halves(inputs, targets), SETTINGS)
     first_train, first_validation = state.history[0]
     last_train, last_validation = state.history[-1]
     assert last_train < first_train - 0.2
@@ -29,7 +38,7 @@ def test_training_reduces_the_loss_on_a_tiny_synthetic_set():
 
 def test_same_seed_gives_the_same_weights_and_another_seed_other_weights():
     inputs, targets = synthetic()
-    data = ((inputs[:160], targets[:160]), (inputs[160:], targets[160:]))
+    data = halves(inputs, targets)
     first, second = fit(*data, SETTINGS), fit(*data, SETTINGS)
     other = fit(*data, FitSettings(**{**SETTINGS.__dict__, "seed": 4}))
     for name, value in first.parameters.items():
@@ -39,7 +48,7 @@ def test_same_seed_gives_the_same_weights_and_another_seed_other_weights():
 
 def test_resuming_from_a_checkpoint_gives_the_weights_of_an_uninterrupted_run(tmp_path):
     inputs, targets = synthetic()
-    data = ((inputs[:160], targets[:160]), (inputs[160:], targets[160:]))
+    data = halves(inputs, targets)
     straight = fit(*data, SETTINGS)
     checkpoint = tmp_path / "checkpoint.npz"
     partial = fit(*data, SETTINGS, checkpoint=checkpoint, stop_after=3)
@@ -55,33 +64,43 @@ def test_resuming_from_a_checkpoint_gives_the_weights_of_an_uninterrupted_run(tm
 def test_resuming_with_other_settings_is_refused(tmp_path):
     inputs, targets = synthetic()
     checkpoint = tmp_path / "checkpoint.npz"
-    fit((inputs, targets), (inputs, targets), SETTINGS, checkpoint=checkpoint, stop_after=1)
+    fit(Examples(inputs, targets), Examples(inputs, targets), SETTINGS, checkpoint=checkpoint, stop_after=1)
     with pytest.raises(ValueError, match="made with"):
-        fit((inputs, targets), (inputs, targets), FitSettings(seed=9), checkpoint=checkpoint)
+        fit(Examples(inputs, targets), Examples(inputs, targets), FitSettings(seed=9), checkpoint=checkpoint)
 
 
 def test_early_stopping_stops_patience_epochs_after_the_best():
     inputs, targets = synthetic(60)
     noise = np.random.default_rng(5).random((60, 5))  # validation labels unrelated to the inputs
     settings = FitSettings(seed=1, hidden=30, learning_rate=0.05, batch_size=8, max_epochs=200, patience=5)
-    state = fit((inputs, targets), (inputs, noise), settings)
+    state = fit(Examples(inputs, targets), Examples(inputs, noise), settings)
     assert state.epoch < settings.max_epochs
     assert state.epoch == state.best_epoch + settings.patience
 
 
-def test_cross_entropy_gradient_matches_finite_differences():
+@pytest.mark.parametrize("with_offsets", [False, True])
+def test_cross_entropy_gradient_matches_finite_differences(with_offsets):
     inputs, targets = synthetic(20)
+    offsets = np.random.default_rng(1).normal(size=(20, 5)) if with_offsets else None
     parameters = initial_state(7, SETTINGS).parameters
-    analytic = gradients(parameters, inputs, targets)
+    analytic = gradients(parameters, inputs, targets, offsets)
     for name in parameters:
         index = (0,) * parameters[name].ndim
         step = 1e-6
         parameters[name][index] += step
-        above = loss_of(parameters, inputs, targets)
+        above = loss_of(parameters, inputs, targets, offsets)
         parameters[name][index] -= 2 * step
-        below = loss_of(parameters, inputs, targets)
+        below = loss_of(parameters, inputs, targets, offsets)
         parameters[name][index] += step
         assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
+
+
+def test_offsets_are_added_to_the_output_logits():
+    inputs, targets = synthetic(10)
+    parameters = initial_state(7, SETTINGS).parameters
+    offsets = np.full((10, 5), 0.5)
+    plain, shifted = forward(parameters, inputs)[1], forward(parameters, inputs, offsets)[1]
+    assert np.allclose(shifted, plain + 0.5)
 
 
 def test_cross_entropy_is_smallest_at_the_targets():

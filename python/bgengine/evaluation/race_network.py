@@ -1,4 +1,6 @@
-"""The race network: a one-hidden-layer perceptron on ``race_features``, in numpy.
+"""The race network: a one-hidden-layer perceptron on ``race_features``, in numpy, that
+corrects the race approximation: its output logits are the network's plus the logits of
+the approximation's 5-vector (which is among its inputs).
 
 Probabilities are the cumulative 5-vector (win, win gammon, win backgammon, lose gammon,
 lose backgammon) of the player on roll, before the roll. The forward pass here is the one
@@ -26,6 +28,8 @@ from bgengine.evaluation.race_features import ENCODING, ENCODING_VERSION, NUM_FE
 RACE_WEIGHTS_RESOURCE = "data/race_weights.npz"
 NUM_OUTPUTS = 5
 PARAMETER_NAMES = ("hidden_weights", "hidden_bias", "output_weights", "output_bias")
+APPROXIMATION = slice(NUM_FEATURES - 5, NUM_FEATURES)  # race_features' last five: the race approximation
+OFFSET_FLOOR = 1e-6
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -33,10 +37,25 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
 
-def forward(parameters: dict[str, np.ndarray], inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(hidden activations, output logits) of a sigmoid hidden layer and 5 linear outputs."""
+def forward(parameters: dict[str, np.ndarray], inputs: np.ndarray,
+            offsets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(hidden activations, output logits) of a sigmoid hidden layer and 5 linear outputs,
+    plus fixed per-position logit ``offsets`` when given (the network learns a correction)."""
     hidden = sigmoid(inputs @ parameters["hidden_weights"] + parameters["hidden_bias"])
-    return hidden, hidden @ parameters["output_weights"] + parameters["output_bias"]
+    logits = hidden @ parameters["output_weights"] + parameters["output_bias"]
+    return hidden, logits if offsets is None else logits + offsets
+
+
+def logit(probabilities: np.ndarray) -> np.ndarray:
+    """log(p / (1 - p)) with p kept within [OFFSET_FLOOR, 1 - OFFSET_FLOOR]."""
+    p = np.clip(np.asarray(probabilities, dtype=np.float64), OFFSET_FLOOR, 1.0 - OFFSET_FLOOR)
+    return np.log(p) - np.log1p(-p)
+
+
+def race_offsets(features: np.ndarray) -> np.ndarray:
+    """The race network's output offsets: the logits of the race approximation's 5-vector
+    (the last five features), so the network starts from it and learns what it misses."""
+    return logit(np.asarray(features, dtype=np.float64)[:, APPROXIMATION])
 
 
 def consistent(probabilities: np.ndarray) -> np.ndarray:
@@ -94,7 +113,8 @@ class RaceNetwork:
 
     def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
         """(n, 5) consistent probabilities of (n, 26) race boards (no contact)."""
-        _, logits = forward(self.parameters, race_features(boards).astype(np.float64))
+        features = race_features(boards).astype(np.float64)
+        _, logits = forward(self.parameters, features, race_offsets(features))
         return consistent(sigmoid(logits))
 
 
@@ -103,6 +123,8 @@ def save_race_network(path: str | Path, parameters: dict[str, np.ndarray], recor
     hidden = int(parameters["hidden_weights"].shape[1])
     architecture = {"inputs": int(parameters["hidden_weights"].shape[0]), "hidden": [hidden],
                     "hidden_activation": "sigmoid", "outputs": NUM_OUTPUTS, "output_activation": "sigmoid",
+                    "output_offset": f"logit of inputs {APPROXIMATION.start}..{APPROXIMATION.stop - 1}"
+                                     f" (the race approximation) clipped to [{OFFSET_FLOOR}, 1 - {OFFSET_FLOOR}]",
                     "outputs_order": ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"]}
     arrays: dict[str, Any] = {name: parameters[name].astype(np.float32) for name in PARAMETER_NAMES}
     arrays["architecture"] = np.array(json.dumps(architecture))

@@ -24,12 +24,12 @@ import numpy as np
 
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.evaluation.race_features import ENCODING, ENCODING_VERSION, race_features
-from bgengine.evaluation.race_network import consistent, forward, save_race_network, sigmoid
+from bgengine.evaluation.race_network import consistent, forward, race_offsets, save_race_network, sigmoid
 
 from bgengine.training.classes import PositionClass
 from bgengine.training.corpus import TEST, TRAIN, VALIDATION, Split, gather, truth_boards
 from bgengine.training.errors import mean_absolute_errors
-from bgengine.training.supervised import FitSettings, fit
+from bgengine.training.supervised import Examples, FitSettings, fit
 
 DEFAULT_DATA = [Path("/work/data/bgengine/labels"), Path("/work/data/bgengine/race/labels")]
 DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
@@ -37,7 +37,14 @@ DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
 
 def network_estimates(parameters: dict[str, np.ndarray], boards: np.ndarray) -> np.ndarray:
     """The network's consistent 5-vectors of race boards."""
-    return consistent(sigmoid(forward(parameters, race_features(boards).astype(np.float64))[1]))
+    features = race_features(boards).astype(np.float64)
+    return consistent(sigmoid(forward(parameters, features, race_offsets(features))[1]))
+
+
+def race_examples(split: Split) -> Examples:
+    """The race network's training examples of a split: features, labels, approximation logits."""
+    features = race_features(split.boards)
+    return Examples(features, split.targets, race_offsets(features))
 
 
 def held_out_report(parameters: dict[str, np.ndarray], test: Split) -> dict[str, Any]:
@@ -64,9 +71,8 @@ def fit_race(out: Path, settings: FitSettings, directories: list[Path], truth: P
     splits = gather(directories, PositionClass.RACE, truth_boards(truth))
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
     started = time.process_time()
-    state = fit((race_features(splits[TRAIN].boards), splits[TRAIN].targets),
-                (race_features(splits[VALIDATION].boards), splits[VALIDATION].targets),
-                settings, checkpoint=out / "checkpoint.npz", log=log)
+    state = fit(race_examples(splits[TRAIN]), race_examples(splits[VALIDATION]), settings,
+                checkpoint=out / "checkpoint.npz", log=log)
     record: dict[str, Any] = {
         "command": " ".join(["python -m bgengine.training", *sys.argv[1:]]),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

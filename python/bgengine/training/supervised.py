@@ -52,6 +52,23 @@ class FitSettings:
     epsilon: float = 1e-8
 
 
+@dataclass(frozen=True)
+class Examples:
+    """Inputs (n, k), targets (n, 5) clipped into [0, 1], and optional output logit offsets (n, 5)."""
+
+    inputs: np.ndarray
+    targets: np.ndarray
+    offsets: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inputs", np.asarray(self.inputs, dtype=np.float64))
+        object.__setattr__(self, "targets", np.clip(np.asarray(self.targets, dtype=np.float64), 0.0, 1.0))
+
+    def subset(self, rows: np.ndarray) -> Examples:
+        """The examples of ``rows``."""
+        return Examples(self.inputs[rows], self.targets[rows], None if self.offsets is None else self.offsets[rows])
+
+
 @dataclass
 class FitState:
     """Everything a resumed run needs; ``history`` has one (train loss, validation loss) per epoch."""
@@ -88,9 +105,10 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
                     {name: value.copy() for name, value in parameters.items()}, rng_state=dict(rng.bit_generator.state))
 
 
-def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray) -> Parameters:
+def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
+              offsets: np.ndarray | None = None) -> Parameters:
     """Gradient of ``cross_entropy`` with respect to each parameter."""
-    hidden, logits = forward(parameters, inputs)
+    hidden, logits = forward(parameters, inputs, offsets)
     output_error = (sigmoid(logits) - targets) / len(inputs)
     hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
     return {
@@ -113,22 +131,23 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
         state.parameters[name] -= settings.learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
 
 
-def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray) -> float:
+def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
+            offsets: np.ndarray | None = None) -> float:
     """``cross_entropy`` of the network on a whole set."""
-    return cross_entropy(forward(parameters, inputs)[1], targets)
+    return cross_entropy(forward(parameters, inputs, offsets)[1], targets)
 
 
-def run_epoch(state: FitState, inputs: np.ndarray, targets: np.ndarray, settings: FitSettings) -> float:
+def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
     """One pass over the training set in a seeded random order; the mean minibatch loss."""
     rng = np.random.Generator(np.random.PCG64())
     rng.bit_generator.state = state.rng_state
-    order = rng.permutation(len(inputs))
+    order = rng.permutation(len(data.inputs))
     state.rng_state = dict(rng.bit_generator.state)
     total = 0.0
     for start in range(0, len(order), settings.batch_size):
-        batch = order[start:start + settings.batch_size]
-        total += loss_of(state.parameters, inputs[batch], targets[batch]) * len(batch)
-        adam_step(state, gradients(state.parameters, inputs[batch], targets[batch]), settings)
+        batch = data.subset(order[start:start + settings.batch_size])
+        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets) * len(batch.inputs)
+        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets), settings)
     return total / len(order)
 
 
@@ -137,25 +156,24 @@ def finished(state: FitState, settings: FitSettings) -> bool:
     return state.epoch >= settings.max_epochs or state.epoch - state.best_epoch >= settings.patience
 
 
-def fit(train: tuple[np.ndarray, np.ndarray], validation: tuple[np.ndarray, np.ndarray], settings: FitSettings,
+def fit(train: Examples, validation: Examples, settings: FitSettings,
         checkpoint: Path | None = None, stop_after: int | None = None,
         log: Callable[[str], None] | None = None) -> FitState:
     """Train until early stopping (or ``stop_after`` epochs of this call), resuming from
-    ``checkpoint`` when it exists and writing it after every epoch. Targets are clipped to [0, 1]."""
-    train_x, train_y = np.asarray(train[0], np.float64), np.clip(np.asarray(train[1], np.float64), 0, 1)
-    val_x, val_y = np.asarray(validation[0], np.float64), np.clip(np.asarray(validation[1], np.float64), 0, 1)
-    if len(train_x) == 0 or len(val_x) == 0:
-        raise ValueError(f"training needs positions to train on and to validate with ({len(train_x)}, {len(val_x)})")
+    ``checkpoint`` when it exists and writing it after every epoch."""
+    if len(train.inputs) == 0 or len(validation.inputs) == 0:
+        raise ValueError("training needs positions to train on and to validate with"
+                         f" ({len(train.inputs)}, {len(validation.inputs)})")
     if checkpoint is not None and Path(checkpoint).exists():
         state, saved = load_checkpoint(checkpoint)
         if saved != settings:
             raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
     else:
-        state = initial_state(train_x.shape[1], settings)
+        state = initial_state(train.inputs.shape[1], settings)
     epochs_run = 0
     while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
-        train_loss = run_epoch(state, train_x, train_y, settings)
-        val_loss = loss_of(state.parameters, val_x, val_y)
+        train_loss = run_epoch(state, train, settings)
+        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets)
         state.epoch += 1
         epochs_run += 1
         state.history.append((train_loss, val_loss))
