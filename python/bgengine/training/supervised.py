@@ -92,12 +92,13 @@ def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
 
 
 def initial_state(inputs: int, settings: FitSettings) -> FitState:
-    """Small random weights (uniform, scaled by fan-in) and a fresh shuffle generator."""
+    """Small random hidden weights (uniform, scaled by fan-in), zero output weights (the
+    network starts at its offsets: no correction) and a fresh shuffle generator."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(settings.seed)))
     parameters = {
         "hidden_weights": rng.uniform(-1, 1, (inputs, settings.hidden)) / np.sqrt(inputs),
         "hidden_bias": np.zeros(settings.hidden),
-        "output_weights": rng.uniform(-1, 1, (settings.hidden, NUM_OUTPUTS)) / np.sqrt(settings.hidden),
+        "output_weights": np.zeros((settings.hidden, NUM_OUTPUTS)),
         "output_bias": np.zeros(NUM_OUTPUTS),
     }
     zeros = {name: np.zeros_like(value) for name, value in parameters.items()}
