@@ -28,6 +28,7 @@ from judge_data import CHECKER_SET, CUBE_SET, git_commit, read_judge_set, verdic
 
 from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
+from bgengine.evaluation.contact_network import ContactNetwork  # noqa: E402
 from bgengine.evaluation.race_network import RaceNetwork  # noqa: E402
 
 Row = dict[str, Any]
@@ -94,10 +95,10 @@ CUBE_MEASURES = {
 
 
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
-          only_class: str | None = None) -> tuple[dict[str, Any], list[Row]]:
+          only_class: str | None = None, contact_network: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (the first ``limit``; checker decisions of
-    ``only_class``); (summary, per-decision scores). ``race_network``: a race network's
-    weights valuing the races (checker play only)."""
+    ``only_class``); (summary, per-decision scores). ``race_network`` / ``contact_network``:
+    weights of networks valuing races / contact positions (checker play only)."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
@@ -106,11 +107,14 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     started = time.perf_counter()
     evaluator = None
     engine = "bgengine"
-    if race_network is not None:
+    if race_network is not None or contact_network is not None:
         if kind != "checker":
-            raise SystemExit("--race-network applies to checker play only")
-        evaluator = NetworkEvaluator(default_evaluator().network, race_network=RaceNetwork.from_file(race_network))
-        engine = f"bgengine + race network {race_network}"
+            raise SystemExit("--race-network and --contact-network apply to checker play only")
+        base = default_evaluator().network
+        evaluator = NetworkEvaluator(
+            base, race_network=RaceNetwork.from_file(race_network) if race_network else None,
+            contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
+        engine = f"bgengine + race network {race_network} + contact network {contact_network}"
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
     scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
@@ -147,9 +151,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="score only the first N decisions (a quick look)")
     parser.add_argument("--out", type=Path, help="write the summary and every decision's score as JSON")
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
+    parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
     parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
     args = parser.parse_args()
-    summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class)
+    summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
+                            args.contact_network)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

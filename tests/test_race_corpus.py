@@ -44,7 +44,7 @@ def test_shards_are_split_by_index_and_a_board_is_kept_once_in_the_strictest_rol
     save_shard(shard_path(tmp_path, 0), labelled([race[0], race[1], contact], [2, 2, 0], 0.1))
     save_shard(shard_path(tmp_path, 8), labelled([race[1], race[2]], [2, 2], 0.8))
     save_shard(shard_path(tmp_path, 19), labelled([race[1], race[3]], [2, 2], 0.9))
-    splits = gather([tmp_path], PositionClass.RACE, exclude={race[3].tobytes()})
+    splits = gather([tmp_path], (PositionClass.RACE,), exclude={race[3].tobytes()})
     assert [shard_role(i) for i in (0, 8, 19)] == [TRAIN, VALIDATION, TEST]
     assert [len(splits[role]) for role in (TRAIN, VALIDATION, TEST)] == [1, 1, 1]
     assert np.array_equal(splits[TEST].boards[0], race[1])  # claimed by the test shard first
@@ -70,3 +70,22 @@ def test_the_race_network_switch_values_races_only(tmp_path):
     ranked = rank_moves(race, (6, 5), evaluator=switched)
     children = network.evaluate_batch(np.array([np.asarray(m.position) for m in ranked]))
     assert np.allclose([m.probabilities.as_tuple() for m in ranked], flipped(children), atol=1e-6)
+
+
+def test_a_contact_network_without_correction_gives_the_base_networks_values(tmp_path):
+    from bgengine.evaluation.contact_features import NUM_FEATURES as CONTACT_FEATURES
+    from bgengine.evaluation.contact_network import ContactNetwork, save_contact_network
+    from bgengine.evaluation.evaluator import _nn
+
+    base = default_evaluator().network
+    inputs = CONTACT_FEATURES + base.num_hidden
+    parameters = {"hidden_weights": np.ones((inputs, 2)), "hidden_bias": np.zeros(2),
+                  "output_weights": np.zeros((2, 5)), "output_bias": np.zeros(5)}
+    save_contact_network(tmp_path / "c.npz", parameters, {}, base)
+    switched = NetworkEvaluator(base, contact_network=ContactNetwork.from_file(tmp_path / "c.npz", base))
+    for position in (Position.initial(), Position.from_gnubg_id("fnwICQgAoBQ3Pw")):
+        assert np.allclose(evaluate(position, evaluator=switched).probabilities.as_tuple(),
+                           evaluate(position).probabilities.as_tuple(), atol=1e-5)
+    other = _nn.NeuralNet.random(base.num_hidden, 7)
+    with np.testing.assert_raises_regex(ValueError, "made for inputs"):
+        ContactNetwork.from_file(tmp_path / "c.npz", other)

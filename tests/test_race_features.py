@@ -8,7 +8,8 @@ import pytest
 from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.race_features import FEATURE_NAMES, NUM_FEATURES, home_ranks, race_features
-from bgengine.evaluation.race_network import RaceNetwork, consistent, outside_exact_table, save_race_network
+from bgengine.evaluation.correction_network import consistent
+from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, save_race_network
 from bgengine.errors import NotARaceError
 
 

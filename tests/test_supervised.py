@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgengine.evaluation.race_network import forward
+from bgengine.evaluation.correction_network import forward
 
 from bgengine.training.supervised import Examples, FitSettings, cross_entropy, fit, gradients, initial_state, loss_of
 
@@ -115,7 +115,7 @@ def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
     from bgengine.evaluation.race_network import RaceNetwork
     from bgengine.training.classes import PositionClass
     from bgengine.training.dataset import Shard, save_shard, shard_path
-    from bgengine.training.race_fit import fit_race
+    from bgengine.training.fit_job import KINDS, fit_network
     from bgengine.training.scenarios import long_race
 
     rng = np.random.default_rng(4)
@@ -127,9 +127,11 @@ def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
                          labels, np.zeros((6, 5)), np.zeros(6), np.zeros(6, np.uint64), np.zeros(6, np.int32),
                          np.zeros(6, np.float32)))
     settings = FitSettings(seed=2, hidden=3, max_epochs=2)
-    record = fit_race(tmp_path / "run", settings, [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None)
+    record = fit_network(KINDS["race"], tmp_path / "run", settings, [tmp_path / "labels"], tmp_path / "no-truth.npz",
+                         lambda _: None)
     assert [record["data"][role]["positions"] for role in ("train", "validation", "test")] == [48, 6, 6]
     assert record["epochs"] == 2 and record["held_out"]["network"]["n"] == 6
+    assert set(record["held_out"]) == {"network", "race_approximation"}
     network = RaceNetwork.from_file(tmp_path / "run" / "race_weights.npz")
     assert network.record["settings"]["hidden"] == 3
     assert "| test | 6 | 1 |" in (tmp_path / "run" / "race_weights.md").read_text()

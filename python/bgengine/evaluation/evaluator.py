@@ -25,7 +25,8 @@ import numpy as np
 from bgcore import _nn, _nply
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
-from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, shipped_race_network
+from bgengine.evaluation.contact_network import ContactNetwork
+from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, shipped_race_network, with_contact
 from bgengine.move import Move, MoveList, Roll, legal_moves
 from bgengine.position import NUM_SLOTS, Position, checked_position
 from bgengine.probabilities import GameProbabilities, equity, flipped
@@ -121,15 +122,17 @@ class NetworkEvaluator:
     """The engine's static evaluator: exact finished games, race tables, network for contact.
 
     With ``race_network``, races outside the exact two-sided table are valued by that
-    network instead of the race approximation; this path runs in Python (numpy), the search
-    calling back into it, so it is slower than the all-C default.
+    network instead of the race approximation; with ``contact_network``, positions with
+    contact by that correction of ``network``. These paths run in Python (numpy), the search
+    calling back into them, so they are slower than the all-C default.
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
-                 race_network: RaceNetwork | None = None) -> None:
+                 race_network: RaceNetwork | None = None, contact_network: ContactNetwork | None = None) -> None:
         self.network = network
         self.race_tables = race_tables
         self.race_network = race_network
+        self.contact_network = contact_network
         self._tables_installed = False
 
     @classmethod
@@ -159,23 +162,24 @@ class NetworkEvaluator:
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
         self._ready()
-        if self.race_network is not None:
-            return _lookahead(_WithRaceNetwork(self), boards, plies, move_filter)
+        if self.race_network is not None or self.contact_network is not None:
+            return _lookahead(_WithPythonNetworks(self), boards, plies, move_filter)
         return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
 
 
-class _WithRaceNetwork:
-    """Static values of the engine's evaluator with its races replaced by the race network."""
+class _WithPythonNetworks:
+    """Static values of the engine's evaluator, with races and contact positions replaced by
+    the engine's race and contact networks where it has them."""
 
     def __init__(self, engine: NetworkEvaluator) -> None:
         self.engine = engine
 
     def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
         values = _lookahead(self.engine.network, boards, 0, None, race_tables=self.engine.race_tables)
-        races = outside_exact_table(boards)
-        if races.any():
-            assert self.engine.race_network is not None
-            values[races] = self.engine.race_network.evaluate_batch(boards[races])
+        for network, rows in ((self.engine.race_network, outside_exact_table(boards)),
+                              (self.engine.contact_network, with_contact(boards))):
+            if network is not None and rows.any():
+                values[rows] = network.evaluate_batch(boards[rows])
         return values
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bgengine.training.pipeline import build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
-from bgengine.training.race_fit import DEFAULT_DATA, DEFAULT_TRUTH, fit_race
+from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, KINDS, fit_network
 from bgengine.training.supervised import FitSettings
 
 
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     races.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
-    fit.add_argument("--class", dest="position_class", choices=("race",), required=True)
+    fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
     fit.add_argument("--seed", type=int, required=True)
     fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
-        fit_race(args.out, settings, args.data or DEFAULT_DATA, args.truth, log)
+        fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

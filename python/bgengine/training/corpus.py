@@ -42,8 +42,8 @@ class Split:
         return len(self.boards)
 
 
-def gather(directories: list[Path], position_class: int, exclude: set[bytes] | None = None) -> dict[str, Split]:
-    """The positions of ``position_class`` in the label shards of ``directories``, by role."""
+def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None) -> dict[str, Split]:
+    """The positions of ``classes`` in the label shards of ``directories``, by role."""
     claimed = set(exclude or ())
     pieces: dict[str, list[tuple[Path, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
     for directory in directories:
@@ -52,7 +52,7 @@ def gather(directories: list[Path], position_class: int, exclude: set[bytes] | N
             if not shard.labelled:
                 continue
             assert shard.probabilities is not None
-            mask = shard.classes == position_class
+            mask = np.isin(shard.classes, classes)
             pieces[shard_role(shard_index(path))].append((path, shard.boards[mask], shard.probabilities[mask]))
     splits = {}
     for role in ROLES:

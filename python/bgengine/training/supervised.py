@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bgengine.evaluation.race_network import NUM_OUTPUTS, PARAMETER_NAMES, forward, sigmoid
+from bgengine.evaluation.correction_network import NUM_OUTPUTS, PARAMETER_NAMES, forward, sigmoid
 
 CHECKPOINT_FORMAT = "bgengine.supervised-checkpoint/1"
 Parameters = dict[str, np.ndarray]

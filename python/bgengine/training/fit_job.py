@@ -1,0 +1,164 @@
+"""The supervised training job: gather labels of a network's classes, fit, write weights
+and their record.
+
+``python -m bgengine.training fit --class race|contact --out DIR --seed S`` reads the label
+shards (default: the training set's and the race-only job's), drops truth-set boards,
+splits by shard (``corpus.shard_role``), trains with ``supervised.fit`` (checkpoint
+``DIR/checkpoint.npz``; run the same command again to resume) and writes
+``DIR/<kind>_weights.npz`` with ``DIR/<kind>_weights.md``, which also compares the network
+and the estimate it corrects on the held-out test shards.
+
+Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_features``)
+and ``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
+``contact_features`` and that network's hidden activations).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bgengine.evaluation.contact_network import contact_encoding, contact_inputs, save_contact_network
+from bgengine.evaluation.correction_network import Parameters, corrected
+from bgengine.evaluation.evaluator import default_evaluator
+from bgengine.evaluation.race import RaceEvaluator
+from bgengine.evaluation.race_features import race_features
+from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
+
+from bgengine.training.classes import PositionClass
+from bgengine.training.corpus import TEST, TRAIN, VALIDATION, Split, gather, truth_boards
+from bgengine.training.errors import mean_absolute_errors
+from bgengine.training.supervised import Examples, FitSettings, fit
+
+DEFAULT_DATA = [Path("/work/data/bgengine/labels"), Path("/work/data/bgengine/race/labels")]
+DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
+
+
+@dataclass(frozen=True)
+class NetworkKind:
+    """What one kind of network is trained on, its inputs, and the estimate it corrects."""
+
+    name: str
+    classes: tuple[int, ...]
+    inputs: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]  # boards -> (inputs, offsets)
+    save: Callable[[Path, Parameters, dict[str, Any]], None]
+    encoding: Callable[[], dict[str, Any]]
+    baseline: Callable[[np.ndarray], np.ndarray]  # boards -> the corrected estimate's 5-vectors
+    baseline_name: str
+
+
+def _race_inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    features = race_features(boards)
+    return features, race_offsets(features)
+
+
+def _base_network() -> Any:
+    return default_evaluator().network
+
+
+KINDS = {
+    "race": NetworkKind("race", (PositionClass.RACE,), _race_inputs, save_race_network, lambda: RACE_ENCODING,
+                        lambda boards: RaceEvaluator().evaluate_batch(boards), "race_approximation"),
+    "contact": NetworkKind(
+        "contact", (PositionClass.CONTACT, PositionClass.CRASHED),
+        lambda boards: contact_inputs(boards, _base_network()),
+        lambda path, parameters, record: save_contact_network(path, parameters, record, _base_network()),
+        lambda: contact_encoding(_base_network()),
+        lambda boards: _base_network().evaluate(boards), "engine_network_0ply"),
+}
+
+
+def examples(kind: NetworkKind, split: Split) -> Examples:
+    """The training examples of a split: inputs, labels, the corrected estimate's logits."""
+    inputs, offsets = kind.inputs(split.boards)
+    return Examples(inputs, split.targets, offsets)
+
+
+def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> dict[str, Any]:
+    """Mean absolute errors of the network and of the estimate it corrects on the test split."""
+    inputs, offsets = kind.inputs(test.boards)
+    return {
+        "network": mean_absolute_errors(corrected(parameters, inputs, offsets), test.targets),
+        kind.baseline_name: mean_absolute_errors(kind.baseline(test.boards), test.targets),
+    }
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path,
+                log: Callable[[str], None]) -> dict[str, Any]:
+    """Run (or resume) the whole job; the record written beside the weights."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    splits = gather(directories, kind.classes, truth_boards(truth))
+    log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
+    started = time.process_time()
+    state = fit(examples(kind, splits[TRAIN]), examples(kind, splits[VALIDATION]), settings,
+                checkpoint=out / "checkpoint.npz", log=log)
+    record: dict[str, Any] = {
+        "command": " ".join(["python -m bgengine.training", *sys.argv[1:]]),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "kind": kind.name,
+        "encoding": kind.encoding(),
+        "settings": asdict(settings),
+        "loss": "binary cross-entropy of each of the 5 outputs, summed, mean over positions",
+        "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
+                 for role in (TRAIN, VALIDATION, TEST)},
+        "truth_set_excluded": str(truth),
+        "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,
+        "history": [[round(a, 6), round(b, 6)] for a, b in state.history],
+        "cpu_seconds_this_call": round(time.process_time() - started, 1),
+        "held_out": held_out_report(kind, state.best, splits[TEST]) if len(splits[TEST]) else None,
+    }
+    kind.save(out / f"{kind.name}_weights.npz", state.best, record)
+    (out / f"{kind.name}_weights.md").write_text(record_markdown(record))
+    log(f"held out: {json.dumps(record['held_out'])}")
+    return record
+
+
+def record_markdown(record: dict[str, Any]) -> str:
+    """The human-readable record written beside the weights."""
+    lines = [
+        f"# {record['kind'].capitalize()} network weights",
+        "",
+        f"Made by `{record['command']}` at commit {record['commit']} on {record['date']}.",
+        f"Inputs: `{json.dumps(record['encoding'])}` (`bgengine/evaluation/`); one sigmoid hidden layer of"
+        f" {record['settings']['hidden']} units, 5 sigmoid outputs whose logits correct the estimate"
+        " named below.",
+        f"Loss: {record['loss']}. Adam, settings: `{json.dumps(record['settings'])}`.",
+        f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
+        f" (best validation loss {record['best_validation_loss']:.6f}).",
+        "",
+        "| split | positions | shards |",
+        "| --- | --- | --- |",
+    ]
+    for role, data in record["data"].items():
+        lines.append(f"| {role} | {data['positions']} | {len(data['shards'])} |")
+    if record["held_out"]:
+        lines += ["", "Held-out test shards, mean absolute error against the rollout labels:", "",
+                  "| estimator | n | equity | win | win gammon | lose gammon |", "| --- | --- | --- | --- | --- | --- |"]
+        for name, errors in record["held_out"].items():
+            lines.append(f"| {name} | {errors['n']} | {errors['equity']:.4f} | {errors['win']:.4f} |"
+                         f" {errors['win_gammon']:.4f} | {errors['lose_gammon']:.4f} |")
+    lines += ["", "Shards by split:", ""]
+    for role, data in record["data"].items():
+        lines.append(f"* {role}: " + ", ".join(data["shards"]))
+    lines += ["", "Loss per epoch (train, validation): "
+              + "; ".join(f"{i + 1}: {a:.5f}, {b:.5f}" for i, (a, b) in enumerate(record["history"])), ""]
+    return "\n".join(lines)
