@@ -159,6 +159,7 @@ def record_markdown(record: dict[str, Any]) -> str:
     lines += ["", "Shards by split:", ""]
     for role, data in record["data"].items():
         lines.append(f"* {role}: " + ", ".join(data["shards"]))
-    lines += ["", "Loss per epoch (train, validation): "
-              + "; ".join(f"{i + 1}: {a:.5f}, {b:.5f}" for i, (a, b) in enumerate(record["history"])), ""]
+    shown = sorted({*range(0, len(record["history"]), 10), record["best_epoch"] - 1, len(record["history"]) - 1})
+    lines += ["", "Loss (train, validation) at epochs " + "; ".join(
+        f"{i + 1}: {record['history'][i][0]:.5f}, {record['history'][i][1]:.5f}" for i in shown if i >= 0), ""]
     return "\n".join(lines)
