@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
+from bgcore._testing import OneRollFinishOracle, PipCountEvaluator
 from bgengine import MatchState, Position
 from bgengine.cube.referee import CubeReferee
 from bgengine.rollouts.blocks import (
