@@ -19,12 +19,13 @@ import pytest
 
 from bgcore._testing import PipCountEvaluator
 from bgengine import Position
+from bgengine import cube_referee
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, default_kernel_evaluator, rollout
 
 OPENING = Position.initial()
 PLAIN = RolloutSettings(trials=1296, seed=11, variance_reduction=False, block_size=72)
 REDUCED = RolloutSettings(trials=144, seed=11, variance_reduction=True, block_size=12)
-CUBEFUL = RolloutSettings(trials=288, seed=11, variance_reduction=False, block_size=24, cubeful=True)
+CUBEFUL = RolloutSettings(trials=288, seed=11, variance_reduction=False, block_size=24)
 
 
 @pytest.fixture(scope="module")
@@ -34,15 +35,15 @@ def evaluator():
     return default_kernel_evaluator()
 
 
-def run(settings: RolloutSettings, evaluator, workers: int) -> RolloutResult:
+def run(settings: RolloutSettings, evaluator, workers: int, referee=None) -> RolloutResult:
     with cf.ThreadPoolExecutor(workers) as pool:
-        return rollout(OPENING, settings=settings, evaluator=evaluator, executor=pool, opening=True)
+        return rollout(OPENING, settings=settings, evaluator=evaluator, executor=pool, opening=True, referee=referee)
 
 
-def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: int) -> None:
-    reference = run(settings, evaluator, workers)
+def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: int, referee=None) -> None:
+    reference = run(settings, evaluator, workers, referee)
     assert reference.trials == settings.trials
-    result = benchmark.pedantic(run, args=(settings, evaluator, workers), rounds=3, iterations=1)
+    result = benchmark.pedantic(run, args=(settings, evaluator, workers, referee), rounds=3, iterations=1)
     assert result.trials == settings.trials
     assert (result.probabilities, result.equity_standard_error) == (
         reference.probabilities,
@@ -50,7 +51,7 @@ def checked_benchmark(benchmark, settings: RolloutSettings, evaluator, workers: 
     )
     seconds = benchmark.stats.stats.median
     cpu_started = time.process_time()
-    run(settings, evaluator, workers)
+    run(settings, evaluator, workers, referee)
     cpu_seconds = time.process_time() - cpu_started
     # CPU time over all threads: games per core-second, immune to other load on the machine.
     benchmark.extra_info["games_per_cpu_second"] = round(settings.trials / cpu_seconds, 1)
@@ -82,4 +83,4 @@ def test_opening_games_per_second_two_threads_variance_reduction(benchmark, eval
 
 
 def test_opening_cubeful_money_games_per_second_one_thread(benchmark, evaluator):
-    checked_benchmark(benchmark, CUBEFUL, evaluator, 1)
+    checked_benchmark(benchmark, CUBEFUL, evaluator, 1, cube_referee())

@@ -35,7 +35,7 @@ from gnubg_bridge import (  # noqa: E402
     gnubg_best_moves,
     gnubg_cube_actions,
     gnubg_evaluations,
-    gnubg_executable,
+    gnubg_version,
 )
 from sample_positions import sampled_turns  # noqa: E402
 
@@ -212,11 +212,6 @@ def run(seed: int, turns_count: int, cube_positions: int, plies: int = 0) -> dic
             "probabilities": probabilities, "cube": cube}
 
 
-def _gnubg_version() -> str:
-    done = subprocess.run([gnubg_executable() or "gnubg", "--version"], capture_output=True, text=True, timeout=30)
-    return done.stdout.splitlines()[0].strip() if done.stdout else "unknown"
-
-
 def _commit() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                           cwd=Path(__file__).parent)
@@ -241,7 +236,7 @@ def main() -> None:
         results = {
             "command": " ".join(["python", *sys.argv]),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "gnubg": _gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed, "plies": args.plies,
+            "gnubg": gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed, "plies": args.plies,
             **results,
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -21,20 +21,6 @@ OPENING_GNUBG = "4HPwATDgc/ABMA:MIEFAAAAAAAE"  # money, 31 rolled, player 0 on r
 # A bear-off, 7-point match at 3-1 for X, with O (player 1) on roll: 35 pips each.
 RACE_XGID = "XGID=----BCB------------bcb----:0:0:-1:00:3:1:0:7:10"
 
-needs_move_generation = pytest.mark.skipif(not analysis.has_move_generation(), reason="move generation not merged yet")
-
-
-@pytest.fixture
-def without_move_generation(monkeypatch):
-    """A build without move generation (before it landed, or built without it)."""
-    monkeypatch.delattr(Position, "legal_moves", raising=False)
-
-
-def build_without(monkeypatch, *modules: str) -> None:
-    """A build whose optional modules (``evaluate``, ``race``, ``cube``, ``rollout``) are missing."""
-    present = analysis._optional_module
-    monkeypatch.setattr(analysis, "_optional_module", lambda name: None if name in modules else present(name))
-
 
 def run(*args: str):
     return CliRunner().invoke(cli, list(args), prog_name="bgengine")
@@ -82,16 +68,9 @@ def test_quick_start_example_shows_board_ids_pips_and_the_roll():
     assert result.stderr == ""
 
 
-@needs_move_generation
 def test_quick_start_example_lists_the_legal_plays_of_31():
     out = run("analyze", EXAMPLE_XGID).stdout
     assert "8/5 6/5" in out
-
-
-@pytest.mark.usefixtures("without_move_generation")
-def test_analyze_says_moves_are_not_available_when_the_xgid_has_dice():
-    out = run("analyze", EXAMPLE_XGID).stdout
-    assert "Moves for 31: not available yet in this build (needs move generation)." in out
 
 
 @pytest.mark.parametrize("text", [OPENING_ID, OPENING_GNUBG, f"  {EXAMPLE_XGID}  "])
@@ -114,18 +93,10 @@ def test_analyze_json_has_the_documented_header_and_facts():
     assert document["game_over"] is None
 
 
-def test_analyze_json_lists_what_this_build_cannot_do_yet():
-    document = run_json("analyze", OPENING_ID)  # before the roll: evaluation and cube advice are due
-    assert (document["cube"] is None) == ("cube" in document["unavailable"])
-    assert (document["evaluation"] is None) == ("evaluation" in document["unavailable"])
-    assert ("rollout" in document["unavailable"]) == (analysis._optional_module("rollout") is None)
-
-
 def test_analyze_without_dice_has_no_moves():
     document = run_json("analyze", OPENING_ID)
     assert document["dice"] is None
     assert document["moves"] is None
-    assert "legal_moves" not in document["unavailable"]
 
 
 def test_match_and_score_are_read_from_the_player_on_roll_side():
@@ -174,26 +145,6 @@ def test_finished_game_is_reported_as_over():
     assert document["game_over"] == {"winner": "on_roll", "result": "gammon"}
     assert document["evaluation"] is None
     assert "Game over: the player on roll wins (gammon)." in run("analyze", finished.gnubg_id()).stdout
-
-
-@pytest.mark.usefixtures("without_move_generation")
-def test_dice_option_fails_clearly_without_move_generation():
-    assert_bad_input(run("analyze", OPENING_ID, "--dice", "31"), "bgengine analyze:", "--dice", "not available yet")
-
-
-def test_plies_fail_clearly_without_the_evaluator(monkeypatch):
-    build_without(monkeypatch, "evaluate")
-    assert_bad_input(run("analyze", OPENING_ID, "--plies", "2"), "--plies", "not available yet")
-
-
-def test_zero_plies_is_what_a_build_without_the_evaluator_has(monkeypatch):
-    build_without(monkeypatch, "evaluate")
-    assert run("analyze", OPENING_ID, "--plies", "0").exit_code == 0
-
-
-def test_rollout_fails_clearly_without_rollouts(monkeypatch):
-    build_without(monkeypatch, "rollout")
-    assert_bad_input(run("analyze", OPENING_ID, "--rollout", "100"), "--rollout", "not available yet")
 
 
 # ----- bad input: exit code 2 and one line saying what and where ------------------------
@@ -268,12 +219,6 @@ def test_python_dash_m_runs_the_same_command():
 # ----- moves ----------------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("without_move_generation")
-def test_moves_fails_clearly_without_move_generation():
-    assert_bad_input(run("moves", OPENING_ID, "31"), "bgengine moves:", "DICE", "not available yet")
-
-
-@needs_move_generation
 def test_moves_lists_every_legal_play_once():
     document = run_json("moves", OPENING_ID, "31")
     moves = [entry["move"] for entry in document["moves"]["moves"]]
@@ -286,31 +231,6 @@ def test_moves_lists_every_legal_play_once():
 def test_moves_refuses_a_finished_game():
     finished = Position.from_points({}, {1: 15})
     assert_bad_input(run("moves", finished.gnubg_id(), "31"), "the game is over")
-
-
-def test_moves_are_ranked_best_first_when_an_evaluator_exists(monkeypatch):
-    """With a fake evaluator and fake plays: ranks, equities and differences in the JSON."""
-    start = Position.from_points({6: 2}, {6: 2})
-    plays = [
-        ("6/5 6/3", Position.from_points({6: 2}, {5: 1, 3: 1})),
-        ("6/2", Position.from_points({6: 2}, {6: 1, 2: 1})),
-    ]
-    values = {plays[0][1]: (0.25, 0.0, 0.0, 0.0, 0.0), plays[1][1]: (0.75, 0.0, 0.0, 0.0, 0.0)}
-    monkeypatch.setattr(analysis, "_optional_module", lambda name: None)  # no engine ranking: score each play
-    monkeypatch.setattr(analysis, "legal_plays", lambda position, dice: plays)
-    monkeypatch.setattr(analysis, "position_evaluator", lambda position, plies: (values.__getitem__, "fake"))
-    document = run_json("moves", start.gnubg_id(), "41")
-    entries = document["moves"]["moves"]
-    assert document["moves"]["ranked_by"] == "fake"
-    assert [e["move"] for e in entries] == ["6/5 6/3", "6/2"]  # the child seen from the opponent: 25% for them
-    assert [e["rank"] for e in entries] == [1, 2]
-    assert entries[0]["equity"] == pytest.approx(0.5)
-    assert entries[1]["equity"] == pytest.approx(-0.5)
-    assert entries[1]["difference"] == pytest.approx(-1.0)
-    assert entries[0]["probabilities"]["win"] == pytest.approx(0.75)
-    text = CliRunner().invoke(cli, ["moves", start.gnubg_id(), "41"]).stdout
-    assert "ranked by fake cubeless equity" in text
-    assert "-1.000" in text
 
 
 # ----- render ---------------------------------------------------------------------------
@@ -364,12 +284,23 @@ def test_bench_reports_each_operation():
         assert name in result.stdout
 
 
+def test_moves_json_ranks_every_play_best_first_with_differences():
+    document = run_json("moves", OPENING_ID, "31")
+    entries = document["moves"]["moves"]
+    assert document["moves"]["ranked_by"] == "0-ply" and len(entries) == 16
+    assert entries[0]["move"] == "8/5 6/5" and entries[0]["difference"] == 0.0
+    assert [e["rank"] for e in entries] == list(range(1, 17))
+    equities = [e["equity"] for e in entries]
+    assert equities == sorted(equities, reverse=True)
+    assert all(e["difference"] == pytest.approx(e["equity"] - equities[0], abs=2e-6) for e in entries)
+
+
 def test_bench_json_follows_the_schema():
     document = run_json("bench", "--seconds", "0.01")
     names = [r["name"] for r in document["results"]]
     assert "parse XGID" in names
     assert all(r["calls"] >= 1 and r["per_second"] > 0 for r in document["results"])
-    assert (("legal moves + notation (opening, 31)" in names) == analysis.has_move_generation())
+    assert "legal moves + notation (opening, 31)" in names
 
 
 def test_json_schema_rejects_a_document_missing_a_field():
@@ -396,11 +327,9 @@ def test_match_state_default_is_money():
 
 # ----- capabilities that have landed ----------------------------------------------------
 
-needs_race = pytest.mark.skipif(analysis._optional_module("race") is None, reason="race evaluation not merged yet")
 RACE_31 = RACE_XGID.replace(":00:", ":31:")
 
 
-@needs_race
 def test_race_positions_get_an_evaluation_and_ranked_moves():
     document = run_json("analyze", RACE_31)
     evaluation = document["evaluation"]
@@ -416,14 +345,12 @@ def test_race_positions_get_an_evaluation_and_ranked_moves():
     assert [entry["rank"] for entry in moves["moves"]] == list(range(1, len(equities) + 1))
 
 
-@needs_race
 def test_race_report_text_has_the_evaluation_table():
     out = run("analyze", RACE_31).stdout
     assert "Evaluation (" in out and "Equity" in out
     assert "ranked by" in out
 
 
-@needs_move_generation
 def test_render_draws_a_legal_play_as_arrows(tmp_path):
     target = tmp_path / "b.svg"
     assert run("render", EXAMPLE_XGID, "-o", str(target), "--arrows", "8/5 6/5").exit_code == 0
@@ -431,7 +358,6 @@ def test_render_draws_a_legal_play_as_arrows(tmp_path):
     assert len(group) == 2
 
 
-@needs_move_generation
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -443,13 +369,6 @@ def test_render_refuses_an_illegal_or_garbled_play(tmp_path, args, fragment):
     assert_bad_input(run("render", *args, "-o", str(tmp_path / "b.svg")), "--arrows", fragment)
 
 
-needs_race_and_cube = pytest.mark.skipif(
-    analysis._optional_module("race") is None or analysis._optional_module("cube") is None,
-    reason="race evaluation or the cube module not merged yet",
-)
-
-
-@needs_race_and_cube
 def test_race_before_the_roll_gets_cube_advice():
     document = run_json("analyze", RACE_XGID)
     cube = document["cube"]
@@ -463,17 +382,9 @@ def test_race_before_the_roll_gets_cube_advice():
     assert money["unit"] == "money" and money["emg"] is None
 
 
-@needs_race_and_cube
-def test_contact_position_says_cube_advice_needs_an_evaluation(monkeypatch):
-    build_without(monkeypatch, "evaluate")
-    out = run("analyze", OPENING_ID).stdout
-    assert "Cube advice: not available yet in this build (needs an evaluation of this position)." in out
-
-
 # ----- cube -----------------------------------------------------------------------------
 
 
-@needs_race_and_cube
 def test_cube_command_with_given_probabilities_names_the_textbook_action():
     """90% wins and no gammons in a money game is a double and a pass."""
     document = run_json("cube", OPENING_ID, "--probabilities", "0.9,0,0,0,0")
@@ -485,7 +396,6 @@ def test_cube_command_with_given_probabilities_names_the_textbook_action():
     assert "Money game, cube centred" in out
 
 
-@needs_race_and_cube
 def test_cube_command_evaluates_races_itself_and_takes_match_options():
     document = run_json("cube", RACE_XGID, "--match", "5", "--score", "0-3")
     assert document["evaluation"]["source"] in ("race", "0-ply")
@@ -493,14 +403,12 @@ def test_cube_command_evaluates_races_itself_and_takes_match_options():
     assert document["match"]["away"] == {"on_roll": 5, "opponent": 2}
 
 
-@needs_race_and_cube
 def test_cube_command_crawford_game_has_no_cube_action():
     document = run_json("cube", OPENING_ID, "--match", "5", "--score", "4-2", "--crawford",
                         "--probabilities", "0.7,0.2,0,0.1,0")
     assert document["cube"]["abbreviation"] == "-"
 
 
-@needs_race_and_cube
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
@@ -514,16 +422,9 @@ def test_cube_command_bad_input(args, fragments):
     assert_bad_input(run("cube", OPENING_ID, *args), "bgengine cube:", *fragments)
 
 
-@needs_race_and_cube
-def test_cube_command_for_a_contact_position_needs_probabilities_without_the_evaluator(monkeypatch):
-    build_without(monkeypatch, "evaluate")
-    assert_bad_input(run("cube", OPENING_ID), "bgengine cube:", "needs an evaluation", "--probabilities")
-
-
 RACE_ID = "5t4DAAC7ewIAAA"  # a money race outside the bear-off tables (13 checkers each)
 
 
-@needs_race_and_cube
 def test_cube_command_plies_put_n_ply_chances_through_the_cube_model():
     from bgengine import cube_decision
 
@@ -536,8 +437,6 @@ def test_cube_command_plies_put_n_ply_chances_through_the_cube_model():
     assert run_json("cube", OPENING_ID)["cube"]["plies"] == 0
 
 
-@needs_race_and_cube
-@pytest.mark.skipif(analysis._optional_module("rollout") is None, reason="rollouts not merged yet")
 def test_cube_command_rollout_reports_standard_errors_and_repeats_with_its_seed():
     document = run_json("cube", RACE_ID, "--rollout", "72", "--seed", "5")
     cube = document["cube"]
@@ -551,7 +450,6 @@ def test_cube_command_rollout_reports_standard_errors_and_repeats_with_its_seed(
     assert "± 95%" in out and "cubeful rollout, 72 games per line, seed 5" in out
 
 
-@needs_race_and_cube
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
@@ -634,30 +532,24 @@ def test_play_bad_options(args, fragment):
     assert_bad_input(play(*args, typed=""), fragment)
 
 
-def test_bench_times_every_capability_this_build_has():
+def test_bench_times_every_operation():
     names = [r["name"] for r in run_json("bench", "--seconds", "0.01")["results"]]
-    assert ("race evaluation (bear-off, 7 v 7)" in names) == (analysis._optional_module("race") is not None)
-    assert ("cube decision (money)" in names) == (analysis._optional_module("cube") is not None)
-    assert ("random self-play game" in names) == analysis.has_move_generation()
-    assert ("rollout, 72 trials (opening)" in names) == (analysis._optional_module("rollout") is not None)
+    for name in ("race evaluation (bear-off, 7 v 7)", "cube decision (money)", "random self-play game",
+                 "rollout, 72 trials (opening)", "SVG board"):
+        assert name in names
 
 
 # ----- the evaluator --------------------------------------------------------------------
 
-needs_evaluator = pytest.mark.skipif(analysis._optional_module("evaluate") is None, reason="evaluator not merged yet")
 
-
-@needs_evaluator
 def test_contact_position_gets_an_evaluation_cube_advice_and_ranked_moves():
     document = run_json("analyze", OPENING_ID)
     assert document["evaluation"]["source"] == "0-ply"
     probabilities = document["evaluation"]["probabilities"]
     assert 0.3 < probabilities["win"] < 0.7  # the opening is close to even
     assert document["cube"]["action"] == "No double / take"  # nobody doubles at the start
-    assert document["unavailable"] == [] or document["unavailable"] == ["rollout"]
 
 
-@needs_evaluator
 def test_plies_deepen_the_evaluation_and_the_move_ranking():
     document = run_json("analyze", EXAMPLE_XGID, "--plies", "1")
     assert document["evaluation"]["source"] == "1-ply"
@@ -671,7 +563,6 @@ def test_plies_deepen_the_evaluation_and_the_move_ranking():
     assert "ranked by 1-ply cubeless equity" in out and "Ply" in out
 
 
-@needs_evaluator
 def test_moves_command_ranks_with_the_evaluator():
     document = run_json("moves", OPENING_ID, "31", "--plies", "1")
     equities = [entry["equity"] for entry in document["moves"]["moves"] if entry["plies"] == 1]
@@ -679,7 +570,6 @@ def test_moves_command_ranks_with_the_evaluator():
     assert_bad_input(run("moves", OPENING_ID, "31", "--plies", "9"), "'--plies'")
 
 
-@needs_evaluator
 def test_cube_command_evaluates_contact_positions():
     document = run_json("cube", OPENING_ID)
     assert document["evaluation"]["source"] == "0-ply"
@@ -688,11 +578,9 @@ def test_cube_command_evaluates_contact_positions():
 
 # ----- train ----------------------------------------------------------------------------
 
-needs_training = pytest.mark.skipif(analysis._optional_module("train") is None, reason="training not merged yet")
 TINY_RUN = ("--games", "40", "--eval-games", "10", "--eval-every", "20", "--hidden", "8", "--seed", "5")
 
 
-@needs_training
 def test_train_runs_seeded_and_reports_strength(tmp_path):
     result = run("train", "--out", str(tmp_path / "a"), *TINY_RUN, "--json")
     assert result.exit_code == 0, result.stderr
@@ -707,7 +595,6 @@ def test_train_runs_seeded_and_reports_strength(tmp_path):
     assert again["strength"] == document["strength"]  # same seed, same games, same strength
 
 
-@needs_training
 def test_train_resumes_from_a_checkpoint(tmp_path):
     run("train", "--out", str(tmp_path), *TINY_RUN)
     result = run("train", "--out", str(tmp_path), "--games", "60", "--eval-every", "20",
@@ -729,7 +616,6 @@ def test_train_bad_options(args, fragment):
 # ----- options not covered above ----------------------------------------------------------
 
 
-@needs_move_generation
 def test_dice_option_overrides_the_dice_of_the_position():
     document = run_json("analyze", EXAMPLE_XGID, "--dice", "6-5")
     assert document["dice"] == [6, 5]
@@ -751,16 +637,6 @@ def test_render_of_the_crawford_game_has_no_cube(tmp_path):
     assert 'id="cube"' not in svg
 
 
-@needs_race
-def test_without_the_evaluator_races_are_evaluated_by_the_race_tables(monkeypatch):
-    build_without(monkeypatch, "evaluate")
-    document = run_json("analyze", RACE_31)
-    assert document["evaluation"]["source"] == "race"
-    assert document["moves"]["ranked_by"] == "race"
-    assert all(entry["plies"] is None for entry in document["moves"]["moves"])
-    assert run_json("analyze", OPENING_ID)["evaluation"] is None  # contact: nothing to say
-
-
 def test_embedding_programs_get_exceptions_instead_of_exits():
     import click
 
@@ -779,11 +655,9 @@ def test_play_against_the_engine_at_a_depth():
 
 # ----- rollout --------------------------------------------------------------------------
 
-needs_rollouts = pytest.mark.skipif(analysis._optional_module("rollout") is None, reason="rollouts not merged yet")
 QUICK = ("--trials", "72", "--seed", "11")
 
 
-@needs_rollouts
 def test_rollout_of_the_position_with_its_errors_is_repeatable():
     document = run_json("rollout", OPENING_ID, *QUICK)
     rollout = document["rollout"]
@@ -800,7 +674,6 @@ def test_rollout_of_the_position_with_its_errors_is_repeatable():
     assert "72 trials in" in out and "repeat with --seed 11" in out
 
 
-@needs_rollouts
 def test_rollout_without_a_seed_draws_one_and_says_it():
     document = run_json("rollout", OPENING_ID, "--trials", "72")
     seed = document["rollout"]["settings"]["seed"]
@@ -809,7 +682,6 @@ def test_rollout_without_a_seed_draws_one_and_says_it():
     assert {**first, "seconds": 0} == {**second, "seconds": 0}  # all but the time taken
 
 
-@needs_rollouts
 def test_rollout_of_plays_ranks_the_candidates_with_common_dice():
     document = run_json("rollout", EXAMPLE_XGID, *QUICK, "--candidates", "2")
     plays = document["rollout"]["moves"]
@@ -822,7 +694,6 @@ def test_rollout_of_plays_ranks_the_candidates_with_common_dice():
     assert "Rollout of the plays of 31" in out and "8/5 6/5" in out
 
 
-@needs_rollouts
 def test_rollout_options_reach_the_settings():
     document = run_json("rollout", OPENING_ID, *QUICK, "--cubeful", "--truncate", "10", "--no-variance-reduction",
                         "--no-quasi-random", "--target-se", "0.5")
@@ -835,7 +706,6 @@ def test_rollout_options_reach_the_settings():
     assert result["trials"] <= 72  # the stop rule may end it early
 
 
-@needs_rollouts
 def test_analyze_with_rollout_adds_the_rollout_to_the_report():
     document = run_json("analyze", OPENING_ID, "--rollout", "72", "--seed", "11")
     assert document["rollout"]["result"]["trials"] == 72
@@ -845,7 +715,6 @@ def test_analyze_with_rollout_adds_the_rollout_to_the_report():
     assert "repeat with --seed 11" in run("analyze", OPENING_ID, "--rollout", "72", "--seed", "11").stdout
 
 
-@needs_rollouts
 def test_rollout_reports_progress_per_candidate():
     from bgengine.cli.rollout_report import make_settings, run_rollout
 
@@ -858,7 +727,6 @@ def test_rollout_reports_progress_per_candidate():
                      ("24/20 (2/2)", 144, 144)]
 
 
-@needs_rollouts
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
@@ -896,7 +764,6 @@ def test_the_examples_in_the_help_run(tmp_path, monkeypatch):
     assert (tmp_path / "board.svg").exists()
 
 
-@needs_move_generation
 def test_analyze_svg_draws_the_best_play(tmp_path):
     target = tmp_path / "a.svg"
     document = run_json("analyze", EXAMPLE_XGID, "--svg", str(target))

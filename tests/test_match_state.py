@@ -118,3 +118,23 @@ def test_fails_double_offered_by_player_without_access():
 def test_fails_bad_player_on_roll():
     with pytest.raises(InvalidMatchStateError, match="player on roll"):
         MatchState(on_roll=2)
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"match_length": 25, "score": (0, 0), "crawford": 24}, "crawford must be True or False"),
+        ({"match_length": 25, "score": (24, 0), "crawford": "no"}, "crawford must be True or False"),
+        ({"jacoby": 1}, "jacoby must be True or False"),
+        ({"beavers": "yes"}, "beavers must be True or False"),
+        ({"on_roll": 1.0}, "player on roll must be 0 or 1"),
+        ({"on_roll": True}, "player on roll must be 0 or 1"),
+        ({"cube_value": 2, "cube_owner": 1.0}, "cube owner must be None"),
+        ({"resignation_offered": 1.0}, "resignation offered"),
+        ({"score": (32768, 0)}, "the formats carry scores up to 32767"),
+    ],
+)
+def test_values_of_the_wrong_kind_are_refused_when_the_state_is_made(changes, words):
+    """They used to pass here and fail later elsewhere (issue 16)."""
+    with pytest.raises(InvalidMatchStateError, match=words):
+        MatchState(**changes)

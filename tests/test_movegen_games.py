@@ -63,7 +63,7 @@ def test_seeded_random_games_match_reference_and_records_replay():
 
 
 def test_largest_known_child_count_is_within_max_children():
-    fifteen_singles = Position.from_points({point: 1 for point in range(1, 16)}, {})
+    fifteen_singles = Position.from_points({point: 1 for point in range(1, 16)}, {1: 1})
     assert len(fifteen_singles.legal_moves((1, 1))) == len(reference_children(board_of(fifteen_singles), 1, 1))
     assert len(fifteen_singles.legal_moves((1, 1))) <= _movegen.MAX_CHILDREN_PER_ROLL
 
@@ -122,7 +122,7 @@ def test_position_with_every_checker_a_blot_matches_reference(dice):
 
 
 def test_batch_grows_its_output_past_the_first_estimate():
-    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {}))
+    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {1: 1}))
     boards = np.repeat(blots[None, :], 30, axis=0)
     children, offsets = legal_children_batch(boards, np.ones((30, 2), np.int8))
     single = Position(blots).legal_moves((1, 1)).positions
@@ -140,8 +140,10 @@ def scattered_positions(draw) -> Position:
         for place in places:
             if place is not None:
                 slots[place] += sign
-    if not any(slots):
-        slots[6] = 1
+    if not any(count > 0 for count in slots):  # each side keeps a checker in play: the game is on
+        slots[next(p for p in range(1, 25) if slots[p] == 0)] = 1
+    if not any(count < 0 for count in slots):
+        slots[next(p for p in range(24, 0, -1) if slots[p] == 0)] = -1
     return Position(slots)
 
 

@@ -13,11 +13,11 @@ import pytest
 
 from bgcore._testing import OneRollFinishOracle, PipCountEvaluator
 from bgengine import MatchState, Position
-from bgengine.cube.referee import CubeReferee
+from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (
+    BlockPlan,
     BlockTask,
     RolloutWorkerError,
-    block_tasks,
     forced_rolls,
     play_block,
 )
@@ -186,7 +186,7 @@ def test_opening_first_roll_covers_the_30_non_doubles_in_every_30_trials():
 
 def test_stratification_does_not_depend_on_the_block_size():
     whole = forced_rolls(template(trials=400))
-    parts = [forced_rolls(t) for t in block_tasks(template(), 400, 37)]
+    parts = [forced_rolls(t) for t in BlockPlan(template(), 400, 37)]
     assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
     assert np.array_equal(whole[1], np.concatenate([p[1] for p in parts]))
 
@@ -343,8 +343,8 @@ def test_after_a_move_the_next_player_may_double_at_once():
 
 def test_rollout_moves_cubeful_gives_each_play_its_cubeful_value():
     position = Position.from_points({2: 1, 1: 1}, {1: 1})
-    settings = RolloutSettings(trials=24, seed=1, block_size=24, cubeful=True, bearoff_tables=False)
-    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=24, seed=1, block_size=24, bearoff_tables=False)
+    ranked = rollout_moves(position, (2, 1), settings=settings, evaluator=PIP_COUNT, referee=cube_referee())
     assert [r.cubeful_equity for _, r in ranked] == [1.0, -1.0]
 
 
@@ -355,16 +355,17 @@ def test_crawford_game_never_turns_the_cube():
 
 
 def test_money_cubeful_results_are_whole_points_times_the_cube():
-    settings = RolloutSettings(trials=1, cubeful=True, variance_reduction=False, bearoff_tables=False)
+    settings = RolloutSettings(trials=1, variance_reduction=False, bearoff_tables=False)
     for seed in range(8):
-        result = rollout(CONTACT, settings=dataclasses.replace(settings, seed=seed), evaluator=PIP_COUNT)
+        result = rollout(CONTACT, settings=dataclasses.replace(settings, seed=seed), evaluator=PIP_COUNT,
+                         referee=cube_referee())
         value = abs(result.cubeful_equity)
         assert value in {k * 2**j for k in (1, 2, 3) for j in range(7)}, value
 
 
 def test_match_cubeful_value_is_a_match_winning_chance():
     match = MatchState(match_length=7, score=(2, 4))
-    result = rollout(CONTACT, match=match, settings=dataclasses.replace(FAST, cubeful=True), evaluator=PIP_COUNT)
+    result = rollout(CONTACT, match=match, settings=FAST, evaluator=PIP_COUNT, referee=cube_referee())
     assert 0.0 <= result.cubeful_equity <= 1.0
     assert result.cubeful_unit == "match winning chance"
 
@@ -372,15 +373,16 @@ def test_match_cubeful_value_is_a_match_winning_chance():
 def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
     # The player on roll owns nothing and will surely win: a backgammon as computed above.
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
-    settings = RolloutSettings(trials=36, seed=1, cubeful=True, bearoff_tables=False)
-    result = rollout(position, settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=36, seed=1, bearoff_tables=False)
+    result = rollout(position, settings=settings, evaluator=PIP_COUNT, referee=cube_referee())
     assert result.cubeful_equity == 3.0
 
 
 def test_jacoby_rule_counts_gammons_as_single_games_while_the_cube_is_centred():
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
-    settings = RolloutSettings(trials=12, seed=1, cubeful=True, bearoff_tables=False)
-    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT)
+    settings = RolloutSettings(trials=12, seed=1, bearoff_tables=False)
+    result = rollout(position, match=MatchState(jacoby=True), settings=settings, evaluator=PIP_COUNT,
+                     referee=cube_referee())
     assert result.cubeful_equity == 1.0
     assert result.equity == 3.0  # the cubeless result still counts the backgammon
 
@@ -466,7 +468,6 @@ def test_rollout_moves_accepts_move_text_and_refuses_illegal_plays():
         ({"seed": -1}, "seed"),
         ({"variance_reduction": 1}, "variance_reduction"),
         ({"min_trials": 1}, "min_trials"),
-        ({"cube_efficiency": 1.5}, "cube_efficiency"),
         ({"max_retries": -1}, "max_retries"),
         ({"max_pending_blocks": 0}, "max_pending_blocks"),
     ],
@@ -489,3 +490,30 @@ def test_invalid_rollout_arguments_raise_clear_typed_errors():
         rollout(CONTACT.to_bytes(), settings=FAST, evaluator=PIP_COUNT)
     with pytest.raises(InvalidSettingsError):
         rollout(CONTACT, settings={"trials": 10}, evaluator=PIP_COUNT)
+
+
+def test_a_huge_trial_count_costs_no_memory_before_the_stop_rule_ends_it():
+    """The work list is made lazily (issue 16): 10**9 trials with a loose target stop at once."""
+    import tracemalloc
+
+    settings = RolloutSettings(trials=10**9, seed=3, block_size=72, min_trials=144, target_standard_error=0.5,
+                               variance_reduction=False, bearoff_tables=False)
+    tracemalloc.start()
+    try:
+        result = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.trials < 10_000 and result.equity_standard_error <= 0.5
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB traced"
+
+
+def test_block_plan_makes_each_block_on_demand_and_covers_every_trial():
+    plan = BlockPlan(template(), 10**12, 1000)
+    assert len(plan) == 10**9
+    last = plan[len(plan) - 1]
+    assert (last.index, last.first_trial, last.trials) == (10**9 - 1, 10**12 - 1000, 1000)
+    short = BlockPlan(template(), 2500, 1000)
+    assert [task.trials for task in short] == [1000, 1000, 500]
+    with pytest.raises(IndexError):
+        short[3]

@@ -1,8 +1,9 @@
 """bgengine: backgammon analysis for Python.
 
-Positions and their formats (XGID, GNU Backgammon IDs), match state, and, as they land,
-legal moves, evaluation, rollouts and cube advice. Positions are always seen from the
-player on roll.
+Positions and their formats (XGID, GNU Backgammon IDs, .mat), legal moves, games and
+matches, evaluation, rollouts and cube advice. Positions are always seen from the player
+on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
+``rollouts``, ``cube``, ``agents``, ``cli``); the names below are the public API.
 """
 
 from bgengine.game.actions import Decision
@@ -10,6 +11,7 @@ from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgen
 from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
+from bgengine.cube.referee import cube_referee
 from bgengine.cube.matrix import CubeDecisionMatrix, cube_decision_matrix
 from bgengine.dice import FixedDice, RandomDice
 from bgengine.match_state import CubeOwner
@@ -104,6 +106,7 @@ __all__ = [
     "cube_decision",
     "cube_decision_matrix",
     "cube_efficiency",
+    "cube_referee",
     "cubeless_mwc",
     "default_met",
     "evaluate",

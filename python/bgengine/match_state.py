@@ -68,6 +68,8 @@ class MatchState:
         for player, points in enumerate(self.score):
             if not _is_int(points) or points < 0:
                 return f"score of player {player} must be a whole number >= 0, got {points!r}"
+            if points > MAX_MATCH_LENGTH:
+                return f"score of player {player} is {points}; the formats carry scores up to {MAX_MATCH_LENGTH}"
             if length and points >= length:
                 return (
                     f"score of player {player} is {points} in a {length}-point match;"
@@ -80,12 +82,15 @@ class MatchState:
             return f"cube value must be a power of two (1, 2, 4, ..., 64), got {value!r}"
         if value > self.max_cube:
             return f"cube value {value} is above the maximum cube {self.max_cube}"
-        if self.cube_owner not in (None, 0, 1):
+        if self.cube_owner is not None and not (_is_int(self.cube_owner) and self.cube_owner in (0, 1)):
             return f"cube owner must be None (centred), 0 or 1, got {self.cube_owner!r}"
         if self.cube_owner is not None and value == 1:
             return "a cube of value 1 is centred; it cannot be owned"
-        if self.on_roll not in (0, 1):
+        if not (_is_int(self.on_roll) and self.on_roll in (0, 1)):
             return f"player on roll must be 0 or 1, got {self.on_roll!r}"
+        for flag in ("crawford", "jacoby", "beavers", "double_offered"):
+            if not isinstance(getattr(self, flag), bool):
+                return f"{flag} must be True or False, got {getattr(self, flag)!r}"
         if self.crawford:
             if not length:
                 return "the Crawford rule applies to matches only, not to money play"
@@ -107,7 +112,7 @@ class MatchState:
                 return "a double is offered before rolling, but dice are set"
             if not self.cube_available_to(self.on_roll):
                 return f"player {self.on_roll} cannot double here"
-        if self.resignation_offered not in (0, 1, 2, 3):
+        if not (_is_int(self.resignation_offered) and self.resignation_offered in (0, 1, 2, 3)):
             return "resignation offered must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)"
         return None
 

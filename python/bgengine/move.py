@@ -16,7 +16,14 @@ import numpy as np
 
 from bgcore import _movegen
 
-from bgengine.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
+from bgengine.errors import (
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidPositionError,
+    MoveIndexError,
+    checked_text,
+    quoted,
+)
 from bgengine.position import NUM_SLOTS, Position
 
 BAR = 25
@@ -307,8 +314,14 @@ class MoveList:
 
 
 def legal_moves(position: Position, dice: Roll) -> MoveList:
-    """All distinct legal plays of `dice` (two dice, any order) from `position`."""
+    """All distinct legal plays of `dice` (two dice, any order) from `position`.
+
+    A finished game (a side has borne off all 15 checkers) has no moves: that raises
+    InvalidPositionError, so a game can never be played past its end.
+    """
     roll = _roll(dice)
+    if position.is_game_over():
+        raise InvalidPositionError("the game is over (a side has borne off all 15 checkers): there is nothing to play")
     children, records = _movegen.children_and_moves(position._board, roll[0], roll[1])
     return MoveList(position, roll, children, records)
 
@@ -345,9 +358,9 @@ def _roll(dice: Roll) -> tuple[int, int]:
 
 def _checked_roll(dice: Roll) -> tuple[int, int]:
     if isinstance(dice, str):
-        digits = re.fullmatch(r"\s*(\d)\s*[-,/ ]?\s*(\d)\s*", dice)
+        digits = re.fullmatch(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*", dice)
         if not digits:
-            raise InvalidNotationError(f"a roll is two digits such as '31' or '3-1', got {dice!r}")
+            raise InvalidNotationError(f"a roll is two digits such as '31' or '3-1', got {quoted(dice)}")
         dice = (int(digits[1]), int(digits[2]))
     try:
         values = list(dice)
@@ -366,9 +379,11 @@ def _checked_roll(dice: Roll) -> tuple[int, int]:
 
 # ----- notation --------------------------------------------------------------------------
 
-_SPACING = ((re.compile(r"\s*/\s*"), "/"), (re.compile(r"\s+\*"), "*"), (re.compile(r"\s*\(\s*(\d+)\s*\)"), r"(\1)"))
-_POINT = r"(?:bar|off|\d{1,2})\*?"
-_TOKEN = re.compile(rf"({_POINT}(?:/{_POINT})+)(?:\((\d+)\))?")
+#: Longer than any legal move text however it is spaced ("bar/24* 24/23* 23/22* 22/21*" is 28).
+MOVE_TEXT_LIMIT = 200
+_SPACING = ((re.compile(r"\s*/\s*"), "/"), (re.compile(r"\s+\*"), "*"), (re.compile(r"\s*\(\s*([0-9]+)\s*\)"), r"(\1)"))
+_POINT = r"(?:bar|off|[0-9]{1,2})\*?"
+_TOKEN = re.compile(rf"({_POINT}(?:/{_POINT})+)(?:\(([0-9]{{1,2}})\))?")
 
 
 def _point_number(text: str) -> int:
@@ -376,9 +391,7 @@ def _point_number(text: str) -> int:
 
 
 def _parse_steps(text: str) -> list[Step]:
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"move text must be a string, got {type(text).__name__}")
-    cleaned = text.strip().lower()
+    cleaned = checked_text(text, "move text", MOVE_TEXT_LIMIT).strip().lower()
     for spacing, replacement in _SPACING:
         cleaned = spacing.sub(replacement, cleaned)
     if cleaned in _PASS_WORDS:
@@ -389,7 +402,9 @@ def _parse_steps(text: str) -> list[Step]:
     for token in re.split(r"[\s,]+", cleaned):
         match = _TOKEN.fullmatch(token)
         if not match:
-            raise InvalidNotationError(f"cannot read {token!r} in {text!r}: expected e.g. 24/18, bar/22*, 6/off, 8/5(2)")
+            raise InvalidNotationError(
+                f"cannot read {quoted(token)} in {quoted(text)}: expected e.g. 24/18, bar/22*, 6/off, 8/5(2)"
+            )
         path, repeat = match[1], int(match[2] or 1)
         if not 1 <= repeat <= 4:
             raise InvalidNotationError(f"{token!r}: a checker move repeats 1 to 4 times, got ({repeat})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from bgengine import __version__
-from bgengine.cli.report import FeatureUnavailableError, analysis_dict, has_move_generation, match_dict
+from bgengine.cli.report import analysis_dict, match_dict
 from bgengine.cli.report import analyze as analyze_position
 from bgengine.cli.report import cube_advice, cube_dict, evaluation_dict, moves_dict, position_dict, ranked_moves
 from bgengine.errors import BgEngineError
@@ -30,9 +31,10 @@ from bgengine.cli.rollout_report import report_dict as rollout_dict
 from bgengine.formats.user_input import parse_dice, parse_probabilities, parse_score, read_position, with_match_options
 
 #: Names the JSON documents' format; the number changes only when a field changes meaning or goes away.
-JSON_SCHEMA = "bgengine.cli/1"
+JSON_SCHEMA = "bgengine.cli/2"
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL_ERROR = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,8 +81,11 @@ class BgEngineGroup(click.Group):
         prog = prog_name or "bgengine"
         if not standalone_mode:  # the caller handles exceptions and exit codes itself
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        previous_handler = signal.signal(signal.SIGINT, _raise_interrupted)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Interrupted:
+            _fail(f"{prog}: interrupted", EXIT_INTERRUPTED)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx is not None else prog
             _fail(f"{where}: {_one_line(error.format_message())}", EXIT_BAD_INPUT)
@@ -102,7 +107,18 @@ class BgEngineGroup(click.Group):
                 " (set BGENGINE_DEBUG=1 for the traceback; please report it)",
                 EXIT_INTERNAL_ERROR,
             )
+        finally:
+            signal.signal(signal.SIGINT, previous_handler)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C in the command line. Not a KeyboardInterrupt, which click would turn into an
+    Abort after printing a blank line: the promise is one line on standard error and 130."""
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted()
 
 
 def _one_line(text: str) -> str:
@@ -124,7 +140,7 @@ def _checked(action: Callable[[], Any], where: str) -> Any:
     """Run ``action``; turn a typed bgengine error into a one-line message naming ``where``."""
     try:
         return action()
-    except (FeatureUnavailableError, ValueError) as error:
+    except ValueError as error:
         raise BadInput(f"{where}: {error}") from None
 
 
@@ -211,8 +227,6 @@ def analyze(position: tuple[Position, MatchState | None], dice: tuple[int, int] 
     """Board, pip counts, IDs, evaluation, cube advice and, with dice, the moves."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
-    if dice is not None and not has_move_generation():
-        raise BadInput("--dice: legal moves need move generation, which is not available yet in this build")
     settings = None
     if rollout_trials is not None:
         settings = _checked(lambda: make_settings(rollout_trials, seed=seed), "--rollout")
@@ -263,8 +277,6 @@ def moves(position: tuple[Position, MatchState | None], dice: tuple[int, int], p
     match = read_match if read_match is not None else MatchState()
     if board.is_game_over():
         raise BadInput("POSITION: the game is over; there is nothing to play")
-    if not has_move_generation():
-        raise BadInput("DICE: legal moves need move generation, which is not available yet in this build")
     with _busy(f"Ranking at {plies} plies" if plies else None):
         choices, ranked_by = _checked(lambda: ranked_moves(board, dice, plies), "--plies" if plies else "DICE")
     if as_json:
@@ -356,7 +368,7 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
         raise BadInput("--seed: the seed is for --rollout")
     settings = None
     if rollout_trials is not None:
-        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, cubeful=True), "--rollout")
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed), "--rollout")
     where = given[0] if given else "POSITION"
     evaluation, decision = _checked(
         lambda: cube_advice(board, match, probabilities, plies=plies, rollout=settings), where)
@@ -495,11 +507,11 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
         raise BadInput("POSITION: the game is over; there is nothing to roll out")
     if moves and dice is None:
         raise BadInput("--move: plays need dice; give --dice")
-    settings = _checked(lambda: make_settings(trials, seed=seed, cubeful=cubeful, truncate_plies=truncate,
+    settings = _checked(lambda: make_settings(trials, seed=seed, truncate_plies=truncate,
                                               variance_reduction=variance_reduction, quasi_random=quasi_random,
                                               target_standard_error=target_se), "--trials")
     report = _rollout_with_progress(board, match, settings, "--move" if moves else "POSITION", dice=dice, moves=moves,
-                                    candidates=candidates)
+                                    candidates=candidates, cubeful=cubeful)
     if as_json:
         _emit_json("rollout", {"position": position_dict(board, match), "match": match_dict(match),
                                "rollout": rollout_dict(report)})

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from bgengine.cli.report import CUBE, EVALUATION, MOVES, Analysis, Evaluation, MoveChoice
+from bgengine.cli.report import Analysis, Evaluation, MoveChoice
 from bgengine.formats.gnubg_id import encode_match_id
 from bgengine.match_state import MatchState
 from bgengine.position import Position
@@ -205,23 +205,13 @@ def print_analysis(console: Console, analysis: Analysis) -> None:
         return
     if analysis.evaluation is not None:
         console.print(evaluation_table(analysis.evaluation))
-    elif EVALUATION in analysis.unavailable:
-        console.print("Evaluation: not available yet in this build (needs the evaluator).")
     if analysis.cube is not None:
         console.print()
         console.print(cube_table(analysis.cube))
         console.print(cube_summary(analysis.cube))
-    elif CUBE in analysis.unavailable:
-        needs = "an evaluation of this position" if analysis.evaluation is None else "the cube module"
-        console.print(f"Cube advice: not available yet in this build (needs {needs}).")
-    if analysis.dice is None:
-        return
-    console.print()
-    if analysis.moves is not None:
+    if analysis.dice is not None and analysis.moves is not None:
+        console.print()
         console.print(moves_table(analysis.moves, analysis.dice, analysis.moves_ranked_by))
-    elif MOVES in analysis.unavailable:
-        roll = f"{analysis.dice[0]}{analysis.dice[1]}"
-        console.print(f"Moves for {roll}: not available yet in this build (needs move generation).")
 
 
 # ----- rollouts ---------------------------------------------------------------------------

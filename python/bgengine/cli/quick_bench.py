@@ -1,4 +1,4 @@
-"""``bgengine bench``: a quick speed report of this machine for what this build can do.
+"""``bgengine bench``: a quick speed report of this machine for the engine's main calls.
 
 Each case checks its answer on a known position before it is timed, so a fast wrong
 result cannot be reported. For careful measurements use ``benchmarks/`` (pytest-benchmark).
@@ -12,11 +12,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bgengine.cli.report import _optional_module, has_move_generation, legal_plays
+from bgengine.agents.base import RandomAgent
+from bgengine.agents.play import play_game
+from bgengine.cube.decision import cube_decision
+from bgengine.evaluation import race
 from bgengine.formats.gnubg_id import format_gnubg_ids, parse_gnubg_ids
+from bgengine.formats.svg import board
+from bgengine.formats.xgid import format_xgid, parse_xgid
 from bgengine.match_state import MatchState
 from bgengine.position import Position
-from bgengine.formats.xgid import format_xgid, parse_xgid
+from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
 #: The README's example position: 31 to play, money game.
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
@@ -61,26 +66,18 @@ def _cases() -> list[_Case]:
         ),
         _Case("pip counts", position.pip_counts, lambda: opening.pip_counts() == (167, 167)),
         _Case("flip position", position.flip, lambda: position.flip().flip() == position),
+        _Case(
+            "legal moves + notation (opening, 31)",
+            lambda: [str(legal.move) for legal in opening.legal_moves((3, 1))],
+            lambda: len(opening.legal_moves((3, 1))) == OPENING_31_PLAYS,
+        ),
+        *_race_and_cube_cases(),
+        _self_play_case(),
     ]
-    if has_move_generation():
-        cases.append(
-            _Case(
-                "legal moves + notation (opening, 31)",
-                lambda: legal_plays(opening, (3, 1)),
-                lambda: len(legal_plays(opening, (3, 1))) == OPENING_31_PLAYS,
-            )
-        )
-    cases += _race_and_cube_cases()
-    if has_move_generation():
-        cases.append(_self_play_case())
-    rollout = _optional_module("rollout")
-    if rollout is not None:
-        settings = rollout.RolloutSettings(trials=ROLLOUT_TRIALS, seed=1)
-        cases.append(_Case(f"rollout, {ROLLOUT_TRIALS} trials (opening)",
-                           lambda: rollout.rollout(opening, settings=settings),
-                           lambda: rollout.rollout(opening, settings=settings).trials == ROLLOUT_TRIALS))
-    from bgengine.formats.svg import board
-
+    settings = RolloutSettings(trials=ROLLOUT_TRIALS, seed=1)
+    cases.append(_Case(f"rollout, {ROLLOUT_TRIALS} trials (opening)",
+                       lambda: rollout(opening, settings=settings),
+                       lambda: rollout(opening, settings=settings).trials == ROLLOUT_TRIALS))
     cases.append(
         _Case("SVG board", lambda: board(position, match=match),
               lambda: str(board(position, match=match)).startswith("<svg"))
@@ -89,26 +86,20 @@ def _cases() -> list[_Case]:
 
 
 def _race_and_cube_cases() -> list[_Case]:
-    """Race evaluation and cube decisions, when this build has them."""
-    cases = []
-    race = _optional_module("race")
-    if race is not None:
-        last_checkers = Position.from_points({1: 1}, {1: 1})  # on roll bears off first: a certain win
-        bear_off = Position.from_points({4: 2, 5: 3, 6: 2}, {4: 2, 5: 3, 6: 2})
-        cases.append(_Case("race evaluation (bear-off, 7 v 7)", lambda: race.evaluate(bear_off),
-                           lambda: float(race.evaluate(last_checkers)[0]) == 1.0))
-    cube = _optional_module("cube")
-    if cube is not None:
-        chances = (0.9, 0.0, 0.0, 0.0, 0.0)  # a textbook double and pass in money play
-        cases.append(_Case("cube decision (money)", lambda: cube.cube_decision(probabilities=chances),
-                           lambda: str(cube.cube_decision(probabilities=chances).action) == "Double / pass"))
-    return cases
+    """Race evaluation of a bear-off and a money cube decision."""
+    last_checkers = Position.from_points({1: 1}, {1: 1})  # on roll bears off first: a certain win
+    bear_off = Position.from_points({4: 2, 5: 3, 6: 2}, {4: 2, 5: 3, 6: 2})
+    chances = (0.9, 0.0, 0.0, 0.0, 0.0)  # a textbook double and pass in money play
+    return [
+        _Case("race evaluation (bear-off, 7 v 7)", lambda: race.evaluate(bear_off),
+              lambda: float(race.evaluate(last_checkers)[0]) == 1.0),
+        _Case("cube decision (money)", lambda: cube_decision(probabilities=chances),
+              lambda: str(cube_decision(probabilities=chances).action) == "Double / pass"),
+    ]
 
 
 def _self_play_case() -> _Case:
     """One seeded game between two random agents, played to the end."""
-    from bgengine.agents.base import RandomAgent
-    from bgengine.agents.play import play_game
 
     def game() -> bool:
         return play_game(RandomAgent(7), RandomAgent(8), seed=2024).is_over
@@ -135,7 +126,7 @@ def _time(run: Callable[[], object], budget: float) -> BenchResult:
 
 
 def run_quick_bench(budget_seconds: float = 0.2) -> list[BenchResult]:
-    """Time every available operation for about ``budget_seconds`` each, after checking it."""
+    """Time every operation for about ``budget_seconds`` each, after checking it."""
     results = []
     for case in _cases():
         if not case.check():

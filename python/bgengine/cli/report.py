@@ -1,49 +1,38 @@
-"""The analysis report of one position: board facts, IDs, and whatever this build can add.
+"""The analysis report of one position: board facts, IDs, evaluation, cube advice, ranked plays.
 
-``analyze(position, match, dice=...)`` gathers what the engine knows about a position:
-pip counts and IDs always; the legal moves when move generation is there; evaluation,
-move ranking and cube advice as those capabilities land. What the build cannot do yet
-is listed in ``Analysis.unavailable`` and asking for it raises ``FeatureUnavailableError``.
+``analyze(position, match, dice=...)`` gathers what the engine says about a position for
+the command line (and its JSON): pip counts and IDs, the evaluation at the plies asked,
+the cube decision before the roll and, with dice, every legal play ranked.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bgengine.errors import BgEngineError
-from bgengine.evaluation.evaluator import PROBABILITY_NAMES, flip_probabilities
+from bgengine.cube.decision import CubeDecision, cube_decision
+from bgengine.evaluation.evaluator import PROBABILITY_NAMES, evaluate, flip_probabilities, rank_moves
 from bgengine.evaluation.evaluator import money_equity as cubeless_equity
 from bgengine.formats.gnubg_id import encode_match_id
 from bgengine.match_state import MatchState
 from bgengine.position import Position
 
-#: What ``Analysis.unavailable`` may list.
-MOVES, EVALUATION, CUBE, ROLLOUT = "legal_moves", "evaluation", "cube", "rollout"
-
 Probabilities = tuple[float, float, float, float, float]
-#: A position evaluator: Position -> 5-vector from that position's player on roll.
-Evaluate = Callable[[Position], Sequence[float]]
-
-
-class FeatureUnavailableError(BgEngineError):
-    """Asked for a capability this build of bgengine does not have yet."""
 
 
 @dataclass(frozen=True)
 class MoveChoice:
     """One legal play: its notation, the position it leaves (seen from the opponent, who
-    is then on roll) and, when an evaluator exists, its value for the player who moves."""
+    is then on roll) and its value for the player who moves."""
 
     move: str
     result: Position
     probabilities: Probabilities | None = None  # after the move, the mover's view
     equity: float | None = None  # cubeless, the mover's view
-    plies: int | None = None  # how deep this play was searched, when the evaluator says
+    plies: int | None = None  # how deep this play was searched
 
 
 @dataclass(frozen=True)
@@ -51,7 +40,7 @@ class Evaluation:
     """Cubeless probabilities and equity of a position, the player on roll's view before rolling."""
 
     probabilities: Probabilities
-    source: str  # which evaluator produced them, e.g. "race" or "0-ply"
+    source: str  # which evaluator produced them, e.g. "0-ply", "rollout" or "given"
 
     @property
     def cubeless_equity(self) -> float:
@@ -60,16 +49,15 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything the engine can say about one position with its match state (and dice)."""
+    """Everything the engine says about one position with its match state (and dice)."""
 
     position: Position
     match: MatchState
     dice: tuple[int, int] | None = None
-    evaluation: Evaluation | None = None
-    moves: tuple[MoveChoice, ...] | None = None
+    evaluation: Evaluation | None = None  # None once the game is over
+    moves: tuple[MoveChoice, ...] | None = None  # with dice, every legal play best first
     moves_ranked_by: str | None = None
-    unavailable: tuple[str, ...] = field(default=())
-    cube: Any | None = None  # a bgengine.cube.decision.CubeDecision for the player on roll, before the roll
+    cube: CubeDecision | None = None  # the player on roll's, before the roll
 
     def _repr_svg_(self) -> str:
         """The board with the dice and cube, so an analysis shows as a picture in Jupyter."""
@@ -83,68 +71,6 @@ def mover_view(child_probabilities: Sequence[float]) -> Probabilities:
     return _five(flip_probabilities(np.asarray(child_probabilities, dtype=np.float64)))
 
 
-# ----- capabilities: each returns None (or raises) while its branch has not landed -----
-
-
-_MODULES = {
-    "cube": "bgengine.cube.decision",
-    "evaluate": "bgengine.evaluation.evaluator",
-    "race": "bgengine.evaluation.race",
-    "rollout": "bgengine.rollouts.monte_carlo",
-    "train": "bgengine.evaluation.training.td",
-}
-
-
-def _optional_module(name: str) -> Any | None:
-    try:
-        return importlib.import_module(_MODULES[name])
-    except ModuleNotFoundError as error:
-        if error.name != _MODULES[name]:
-            raise
-        return None
-
-
-def has_move_generation() -> bool:
-    """Whether this build can list legal moves (``Position.legal_moves``)."""
-    return hasattr(Position, "legal_moves")
-
-
-def legal_plays(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
-    """(notation, resulting position) for every distinct legal play; needs move generation."""
-    if not has_move_generation():
-        raise FeatureUnavailableError("legal moves need move generation, which is not available yet in this build")
-    return [(str(legal.move), legal.position) for legal in position.legal_moves(dice)]
-
-
-def position_evaluator(position: Position, plies: int | None) -> tuple[Evaluate, str] | None:
-    """The best evaluator this build has for ``position`` and its name, or None.
-
-    A general evaluator (``bgengine.evaluate``) when it exists; else the race evaluator
-    for non-contact positions at 0 plies.
-    """
-    evaluate_module = _optional_module("evaluate")
-    if evaluate_module is not None and hasattr(evaluate_module, "evaluate"):
-        depth = plies or 0
-
-        def evaluate(p: Position) -> Sequence[float]:
-            result = evaluate_module.evaluate(p, plies=depth)
-            return getattr(result, "probabilities", result)  # an Evaluation, or a bare 5-vector
-
-        return evaluate, f"{depth}-ply"
-    if plies:
-        raise FeatureUnavailableError(
-            "evaluation at more than 0 plies needs the neural-network evaluator,"
-            " which is not available yet in this build"
-        )
-    race = _optional_module("race")
-    if race is not None and position.phase.value in ("race", "bearoff"):
-        return race.evaluate, "race"
-    return None
-
-
-# ----- the report -----------------------------------------------------------------------
-
-
 def analyze(
     position: Position,
     match: MatchState | None = None,
@@ -154,37 +80,23 @@ def analyze(
 ) -> Analysis:
     """Analyse ``position`` (player on roll's view) with ``match`` and optional ``dice``.
 
-    ``dice`` default to the match's dice. Raises ``FeatureUnavailableError`` for ``plies``
-    that this build cannot honour. (Rollouts: ``bgengine.cli.rollout_report``.)
+    ``dice`` default to the match's dice; ``plies`` is the depth of the evaluation and of
+    the best plays' search. (Rollouts: ``bgengine.cli.rollout_report``.)
     """
     match = match if match is not None else MatchState()
     dice = dice if dice is not None else match.dice
-    unavailable = []
-    evaluator = position_evaluator(position, plies) if not position.is_game_over() else None
-    evaluation = None
-    if evaluator is not None:
-        evaluate, source = evaluator
-        evaluation = Evaluation(_five(evaluate(position)), source)
-    elif not position.is_game_over():
-        unavailable.append(EVALUATION)
-    cube = None
-    if not position.is_game_over():
-        # The cube is turned before the roll: with dice, this is the advice for the position
-        # before they were thrown (what a player reviewing the turn asks first).
-        before_roll = match.with_changes(dice=None) if match.dice is not None else match
-        cube = _cube_advice(position, before_roll, evaluation)
-        if cube is None:
-            unavailable.append(CUBE)
-    moves = None
-    ranked_by = None
-    if dice is not None and not position.is_game_over():
-        if has_move_generation():
-            moves, ranked_by = ranked_moves(position, dice, plies)
-        else:
-            unavailable.append(MOVES)
-    if _optional_module("rollout") is None:
-        unavailable.append(ROLLOUT)
-    return Analysis(position, match, dice, evaluation, moves, ranked_by, tuple(unavailable), cube)
+    if position.is_game_over():
+        return Analysis(position, match, dice)
+    depth = plies or 0
+    evaluation = Evaluation(_five(evaluate(position, plies=depth).probabilities), f"{depth}-ply")
+    # The cube is turned before the roll: with dice, this is the advice for the position
+    # before they were thrown (what a player reviewing the turn asks first).
+    before_roll = match.with_changes(dice=None) if match.dice is not None else match
+    cube = cube_decision(position, before_roll, probabilities=evaluation.probabilities)
+    moves = ranked_by = None
+    if dice is not None:
+        moves, ranked_by = ranked_moves(position, dice, plies)
+    return Analysis(position, match, dice, evaluation, moves, ranked_by, cube)
 
 
 def cube_advice(
@@ -194,45 +106,19 @@ def cube_advice(
     *,
     plies: int | None = None,
     rollout: Any = None,
-) -> tuple[Evaluation, Any]:
+) -> tuple[Evaluation, CubeDecision]:
     """(the evaluation used, the cube decision) of the player on roll before rolling.
 
     ``probabilities`` (the player on roll's 5-vector) replace the evaluator; ``plies`` are
     the depth of the cubeless probabilities put through the cube model; ``rollout`` (a
-    ``RolloutSettings``) rolls out No double and Double/Take instead. Raises
-    ``FeatureUnavailableError`` without the cube module or any way to evaluate.
+    ``RolloutSettings``) rolls out No double and Double/Take instead.
     """
-    if position.is_game_over():
-        raise FeatureUnavailableError("the game is over: there is no cube decision")
-    cube_module = _optional_module("cube")
-    if probabilities is None and cube_module is not None and _optional_module("evaluate") is not None:
-        decision = cube_module.cube_decision(position, match, plies=plies or 0, rollout=rollout)
-        source = "rollout" if rollout is not None else f"{plies or 0}-ply"
-        return Evaluation(_five(decision.probabilities.as_tuple()), source), decision
     if probabilities is not None:
         evaluation = Evaluation(_five(probabilities), "given")
-    else:
-        evaluator = position_evaluator(position, plies)
-        if evaluator is None:
-            raise FeatureUnavailableError(
-                f"cube advice needs an evaluation of this {position.phase.value} position, which this build"
-                " cannot give yet; give the probabilities instead (bgengine cube --probabilities W,WG,WBG,LG,LBG)"
-            )
-        evaluate, source = evaluator
-        evaluation = Evaluation(_five(evaluate(position)), source)
-    decision = _cube_advice(position, match, evaluation)
-    if decision is None:
-        raise FeatureUnavailableError("cube advice needs the cube module, which is not available yet in this build")
-    return evaluation, decision
-
-
-def _cube_advice(position: Position, match: MatchState, evaluation: Evaluation | None) -> Any | None:
-    """The cube decision of the player on roll from ``evaluation``; None without the cube
-    module or an evaluation (cube advice needs both)."""
-    cube_module = _optional_module("cube")
-    if cube_module is None or evaluation is None:
-        return None
-    return cube_module.cube_decision(position, match, probabilities=evaluation.probabilities)
+        return evaluation, cube_decision(position, match, probabilities=evaluation.probabilities)
+    decision = cube_decision(position, match, plies=plies or 0, rollout=rollout)
+    source = "rollout" if rollout is not None else f"{plies or 0}-ply"
+    return Evaluation(_five(decision.probabilities.as_tuple()), source), decision
 
 
 def _five(values: Sequence[float] | np.ndarray) -> Probabilities:
@@ -243,50 +129,15 @@ def _five(values: Sequence[float] | np.ndarray) -> Probabilities:
 
 def ranked_moves(
     position: Position, dice: tuple[int, int], plies: int | None = None
-) -> tuple[tuple[MoveChoice, ...], str | None]:
-    """Every legal play of ``dice``, best first by the best evaluator this build has.
-
-    The engine's own ranking (``bgengine.evaluation.evaluator.rank_moves``: all plays at 0-ply, the
-    best candidates searched to ``plies``) when it exists; else each play's position
-    scored by ``position_evaluator`` (races); else the plays unranked, as generated.
-    """
-    evaluate_module = _optional_module("evaluate")
-    if evaluate_module is not None and hasattr(evaluate_module, "rank_moves"):
-        depth = plies or 0
-        ranked = evaluate_module.rank_moves(position, dice, depth)
-        choices = tuple(
-            MoveChoice(str(r.move), r.position, _five(r.probabilities), float(r.equity), int(r.plies))
-            for r in ranked
-        )
-        return choices, f"{depth}-ply"
-    return rank_plays(legal_plays(position, dice), position_evaluator(position, plies))
-
-
-def rank_plays(
-    plays: list[tuple[str, Position]], evaluator: tuple[Evaluate, str] | None
-) -> tuple[tuple[MoveChoice, ...], str | None]:
-    """Plays best first by cubeless equity when an evaluator exists, else as generated."""
-    if evaluator is None:
-        return tuple(MoveChoice(move, child) for move, child in plays), None
-    evaluate, source = evaluator
-    choices = []
-    for move, child in plays:
-        probabilities = _child_probabilities(child, evaluate)
-        choices.append(MoveChoice(move, child, probabilities, cubeless_equity(probabilities)))
-    choices.sort(key=lambda choice: -(choice.equity or 0.0))
-    return tuple(choices), source
-
-
-def _child_probabilities(child: Position, evaluate: Evaluate) -> Probabilities:
-    """The mover's 5-vector after a play; a play that ends the game is scored exactly."""
-    finished = child.winner_and_result()
-    if finished is None:
-        return mover_view(evaluate(child))
-    winner, result = finished  # winner 1 = the mover (the child is seen from the opponent)
-    gammon, backgammon = float(result >= 2), float(result >= 3)
-    if winner == 1:
-        return 1.0, gammon, backgammon, 0.0, 0.0
-    return 0.0, 0.0, 0.0, gammon, backgammon
+) -> tuple[tuple[MoveChoice, ...], str]:
+    """Every legal play of ``dice``, best first by the engine (``rank_moves``: all plays at
+    0-ply, the best candidates searched to ``plies``)."""
+    depth = plies or 0
+    ranked = rank_moves(position, dice, depth)
+    choices = tuple(
+        MoveChoice(str(r.move), r.position, _five(r.probabilities), float(r.equity), int(r.plies)) for r in ranked
+    )
+    return choices, f"{depth}-ply"
 
 
 # ----- JSON-ready dictionaries (the schema is documented in docs/cli.md) -----------------
@@ -375,11 +226,10 @@ def analysis_dict(analysis: Analysis) -> dict[str, Any]:
         "evaluation": evaluation,
         "cube": None if analysis.cube is None else cube_dict(analysis.cube),
         "moves": None if analysis.moves is None else moves_dict(analysis.moves, analysis.moves_ranked_by),
-        "unavailable": list(analysis.unavailable),
     }
 
 
-def cube_dict(decision: Any) -> dict[str, Any]:
+def cube_dict(decision: CubeDecision) -> dict[str, Any]:
     """The ``cube`` object: a ``bgengine.cube.decision.CubeDecision`` in plain numbers (the doubler's view)."""
     errors = decision.errors
     unit = {"MONEY": "money", "MWC": "mwc", "EMG": "emg"}[decision.unit.name]

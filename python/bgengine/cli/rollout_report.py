@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from bgengine.cli import report as analysis
-from bgengine.cli.report import FeatureUnavailableError, probabilities_dict, ranked_moves
+from bgengine.cli.report import probabilities_dict, ranked_moves
+from bgengine.cube.referee import cube_referee
 from bgengine.match_state import MatchState
 from bgengine.position import Position
+from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
 
 #: progress(label, done, total, estimate) after each block of trials.
 Progress = Callable[[str, int, int, Any], None]
@@ -29,7 +30,7 @@ class PlayRollout:
 
     move: str
     result_position: Position
-    result: Any  # bgengine.rollouts.monte_carlo.RolloutResult
+    result: RolloutResult
 
 
 @dataclass(frozen=True)
@@ -37,32 +38,25 @@ class RolloutReport:
     """A rollout of the position before the roll (``result``) or of plays of ``dice`` (``plays``, best first)."""
 
     dice: tuple[int, int] | None
-    result: Any | None
+    result: RolloutResult | None
     plays: tuple[PlayRollout, ...] | None
-    settings: Any  # bgengine.rollouts.monte_carlo.RolloutSettings, with the seed used
+    settings: RolloutSettings  # with the seed used
+    cubeful: bool = False  # cube decisions were played inside the games (0-ply referee)
 
 
-def rollout_module() -> Any:
-    """``bgengine.rollout``, or FeatureUnavailableError while rollouts have not landed."""
-    module = analysis._optional_module("rollout")
-    if module is None:
-        raise FeatureUnavailableError("rollouts are not available yet in this build")
-    return module
-
-
-def make_settings(trials: int, *, seed: int | None = None, **options: Any) -> Any:
+def make_settings(trials: int, *, seed: int | None = None, **options: Any) -> RolloutSettings:
     """RolloutSettings with a definite seed (drawn and recorded when None), so a run can be repeated."""
-    module = rollout_module()
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)  # a fresh 63-bit seed
-    return module.RolloutSettings(trials=trials, seed=seed, **options)
+    return RolloutSettings(trials=trials, seed=seed, **options)
 
 
 def run_rollout(
     position: Position,
     match: MatchState,
-    settings: Any,
+    settings: RolloutSettings,
     *,
+    cubeful: bool = False,
     dice: tuple[int, int] | None = None,
     moves: Sequence[str] = (),
     candidates: int = DEFAULT_CANDIDATES,
@@ -70,14 +64,15 @@ def run_rollout(
     progress: Progress | None = None,
 ) -> RolloutReport:
     """Roll out ``position`` before the roll, or with ``dice`` the given ``moves`` (else the
-    ``candidates`` best plays by the evaluator), each with the same seed."""
-    module = rollout_module()
+    ``candidates`` best plays by the evaluator), each with the same seed; ``cubeful`` plays
+    the cube inside the games (``bgengine.cube_referee()``)."""
+    referee = cube_referee() if cubeful else None
     if dice is None:
         callback = None if progress is None else (
             lambda done, total, estimate: progress("rollout", done, total, estimate)
         )
-        result = module.rollout(position, match, settings=settings, progress=callback)
-        return RolloutReport(None, result, None, settings)
+        result = rollout(position, match, settings=settings, progress=callback, referee=referee)
+        return RolloutReport(None, result, None, settings, cubeful)
     if moves:
         legal = position.legal_moves(dice)  # type: ignore[attr-defined]
         chosen = [(str(legal.moves[index]), legal.position_after(index)) for index in (legal.index(m) for m in moves)]
@@ -90,13 +85,15 @@ def run_rollout(
         callback = None if progress is None else (  # estimates come from the opponent's side: flip them
             lambda done, total, estimate, label=label: progress(label, done, total, estimate.flipped())
         )
-        [(_, result)] = module.rollout_moves(position, dice, [after], match, settings=settings, progress=callback)
+        [(_, result)] = rollout_moves(
+            position, dice, [after], match, settings=settings, progress=callback, referee=referee
+        )
         plays.append(PlayRollout(move, after, result))
     plays.sort(key=lambda play: -_deciding_equity(play.result))
-    return RolloutReport(dice, None, tuple(plays), settings)
+    return RolloutReport(dice, None, tuple(plays), settings, cubeful)
 
 
-def _deciding_equity(result: Any) -> float:
+def _deciding_equity(result: RolloutResult) -> float:
     """The equity plays are ranked by: cubeful when the rollout is cubeful."""
     return result.cubeful_equity if result.cubeful_equity is not None else result.equity
 
@@ -104,7 +101,7 @@ def _deciding_equity(result: Any) -> float:
 # ----- JSON -------------------------------------------------------------------------------
 
 
-def result_dict(result: Any) -> dict[str, Any]:
+def result_dict(result: RolloutResult) -> dict[str, Any]:
     """One RolloutResult as plain numbers with its standard errors and 95% interval."""
     low, high = result.equity_ci95
     return {
@@ -124,11 +121,11 @@ def result_dict(result: Any) -> dict[str, Any]:
     }
 
 
-def settings_dict(settings: Any) -> dict[str, Any]:
+def settings_dict(settings: RolloutSettings, cubeful: bool) -> dict[str, Any]:
     """The settings that make a rollout repeatable (the seed included)."""
-    names = ("trials", "seed", "quasi_random", "variance_reduction", "truncate_plies", "cubeful",
-             "target_standard_error", "bearoff_tables")
-    return {name: getattr(settings, name) for name in names}
+    names = ("trials", "seed", "quasi_random", "variance_reduction", "truncate_plies", "target_standard_error",
+             "bearoff_tables")
+    return {**{name: getattr(settings, name) for name in names}, "cubeful": cubeful}
 
 
 def report_dict(report: RolloutReport) -> dict[str, Any]:
@@ -147,7 +144,7 @@ def report_dict(report: RolloutReport) -> dict[str, Any]:
             for rank, play in enumerate(report.plays, start=1)
         ]
     return {
-        "settings": settings_dict(report.settings),
+        "settings": settings_dict(report.settings, report.cubeful),
         "dice": list(report.dice) if report.dice else None,
         "result": None if report.result is None else result_dict(report.result),
         "moves": plays,

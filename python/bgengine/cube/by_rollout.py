@@ -23,6 +23,7 @@ from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.position import Position
 from bgengine.probabilities import GameProbabilities
+from bgengine.cube.referee import cube_referee
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout
 
 
@@ -39,18 +40,18 @@ def rollout_decision(
     Money equities are per current cube (the Double/Take line, rolled out at twice the
     cube, is scaled back); match equities are MWC. The stop rule (``target_standard_error``)
     acts on No double; Double/Take then plays the same number of trials. ``cube_efficiency``
-    (or the settings') is that of the cube decisions inside the games.
+    is that of the cube decisions inside the games (None: by position type, each turn).
     """
-    settings = _checked_settings(settings, match, met, cube_efficiency)
-    given = settings.cube_efficiency
-    efficiency = efficiency_for(position, given)  # of the cube decisions inside the games
+    settings = _checked_settings(settings, met)
+    efficiency = efficiency_for(position, cube_efficiency)  # reported: the root's
+    referee = cube_referee(cube_efficiency)
     root = match.with_changes(dice=None, double_offered=False)
     if settings.bearoff_tables:
         exact = exact_money_doubling_functions(position, root, relative_owner(root))
         if exact is not None:  # the kernel would stop at the root: the table is the answer
             decision = cube_decision(position, match)
             return replace(decision, note=f"{decision.note}; nothing to roll out")
-    no_double = rollout(position, root, settings=settings, evaluator=evaluator)
+    no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
         probabilities=_probabilities(no_double), cube_efficiency=efficiency, match=match,
@@ -69,7 +70,7 @@ def rollout_decision(
     taker = 1 - root.on_roll
     doubled = root.with_changes(cube_value=2 * root.cube_value, cube_owner=taker)
     same_trials = replace(settings, trials=no_double.trials, target_standard_error=None)
-    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator)
+    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator, referee=referee)
     assert take.cubeful_equity is not None and take.cubeful_standard_error is not None
     if match.is_money:
         scale = 2.0  # the line's equity is per doubled cube
@@ -88,24 +89,15 @@ def rollout_decision(
     )
 
 
-def _checked_settings(
-    settings: Any, match: MatchState, met: MatchEquityTable | None, cube_efficiency: float | None
-) -> RolloutSettings:
-    """The settings made cubeful (a cube decision needs cubeful lines) with the cube
-    efficiency given to ``cube_decision``, or a typed error."""
+def _checked_settings(settings: Any, met: MatchEquityTable | None) -> RolloutSettings:
+    """The rollout settings of both lines, or a typed error."""
     if not isinstance(settings, RolloutSettings):
         raise InvalidCubeSettingsError(f"rollout must be RolloutSettings, got {type(settings).__name__}")
     if met is not None and met is not default_met():
         raise InvalidCubeSettingsError(
             "rollouts value match games with the default match equity table; a custom met is not supported there"
         )
-    if cube_efficiency is not None:
-        if settings.cube_efficiency is not None and settings.cube_efficiency != cube_efficiency:
-            raise InvalidCubeSettingsError(
-                f"cube_efficiency={cube_efficiency!r} differs from the rollout's {settings.cube_efficiency!r}"
-            )
-        settings = replace(settings, cube_efficiency=efficiency_for(None, cube_efficiency))
-    return settings if settings.cubeful else replace(settings, cubeful=True)
+    return settings
 
 
 def _probabilities(result: RolloutResult) -> GameProbabilities:

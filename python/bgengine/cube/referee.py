@@ -1,26 +1,34 @@
-"""The cube inside rollout games: decisions and values by ``bgengine.cube`` at 0-ply.
+"""The cube inside rollout games: decisions and values by ``cube_decision`` at 0-ply.
 
-The kernel calls a ``CubeReferee`` (with the GIL) when the player on roll may double,
-and to value a game that ends. Values are the root player's (the player on roll at the
-start of the rollout): money equity per starting cube, or match winning chance.
+``cube_referee()`` is the referee factory a cubeful rollout takes (``rollout(...,
+referee=cube_referee())``, the seam in ``bgengine.rollouts.referee``). The kernel calls the
+``CubeReferee`` (with the GIL) when the player on roll may double, and to value a game that
+ends. Values are the root player's (the player on roll at the start of the rollout):
+money equity per starting cube, or match winning chance.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgengine.cube.decision import CubeAction, cube_decision
+from bgengine.cube.efficiency import checked_efficiency
 from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.probabilities import GameProbabilities
+from bgengine.rollouts.referee import (
+    DOUBLE_BEAVER,
+    DOUBLE_PASS,
+    DOUBLE_TAKE,
+    MONEY_UNIT,
+    MWC_UNIT,
+    NO_DOUBLE,
+    RefereeFactory,
+)
 
-MONEY_UNIT = "money equity per cube"
-MWC_UNIT = "match winning chance"
-
-# Codes of the kernel (bgcore/_rollout.pyx).
-NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, DOUBLE_BEAVER = 0, 1, 2, 3
 _OWNER_FROM_MOVER = {0: CubeOwner.CENTRED, 1: CubeOwner.PLAYER, -1: CubeOwner.OPPONENT}
 
 
@@ -57,7 +65,7 @@ class CubeReferee:
             cube_value=cube_value, cube_owner=owner, on_roll=on_roll, dice=None, double_offered=False
         )
 
-    def decide(self, mover5: tuple[float, ...], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
+    def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
         """The mover's action at 0-ply from the mover's probabilities, as a kernel code."""
         decision = cube_decision(
             match=self._state(cube_value, owner_from_mover, mover_is_root),
@@ -78,7 +86,7 @@ class CubeReferee:
         won, lost = (root_points, 0) if root_points > 0 else (0, -root_points)
         return mwc_after_game(self._met(), score, won, lost)
 
-    def position_value(self, mover5: tuple[float, ...], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
+    def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
         """0-ply cubeful value for the root of a position where the game stops (truncation)."""
         decision = cube_decision(
             match=self._state(cube_value, owner_from_mover, mover_is_root),
@@ -106,7 +114,7 @@ class CubeReferee:
         return default_met()
 
 
-def _clamped(p5: tuple[float, ...]) -> GameProbabilities:
+def _clamped(p5: Sequence[float]) -> GameProbabilities:
     """Probabilities as the cube logic accepts them (float32 rounding can break order)."""
     win = min(max(float(p5[0]), 0.0), 1.0)
     wg = min(max(float(p5[1]), 0.0), win)
@@ -124,3 +132,14 @@ _ACTION_CODES = {
     CubeAction.DOUBLE_BEAVER: DOUBLE_BEAVER,
     CubeAction.REDOUBLE_BEAVER: DOUBLE_BEAVER,
 }
+
+
+def cube_referee(cube_efficiency: float | None = None) -> RefereeFactory:
+    """The referee factory of cubeful rollouts: cube decisions at 0-ply with this Janowski
+    cube efficiency (None: chosen per position type, as ``cube_decision`` does)."""
+    efficiency = None if cube_efficiency is None else checked_efficiency(cube_efficiency)
+
+    def referee(match: MatchState, *, root_may_double: bool) -> CubeReferee:
+        return CubeReferee(match, efficiency, root_may_double)
+
+    return referee

@@ -16,7 +16,7 @@ from bgengine.formats.xgid import parse_xgid
 
 _XGID_FIELDS = 10
 _DICE = re.compile(r"([1-6])\s*[-,/ ]?\s*([1-6])")
-_SCORE = re.compile(r"(\d+)\s*[-:]\s*(\d+)")
+_SCORE = re.compile(r"([0-9]{1,5})\s*[-:]\s*([0-9]{1,5})")
 
 
 def read_position(text: str) -> tuple[Position, MatchState | None]:

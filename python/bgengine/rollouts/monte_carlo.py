@@ -1,8 +1,8 @@
 """Monte Carlo rollouts: play many games from a position with the 0-ply policy and average.
 
-``rollout(position)`` estimates the cubeless 5-vector and equity (and, when asked, the
-cubeful equity) of the player on roll before the roll; ``rollout_moves(position, dice)``
-compares candidate plays of a roll. Trials run in the nogil kernel ``bgcore._rollout`` in
+``rollout(position)`` estimates the cubeless 5-vector and equity of the player on roll
+before the roll (and, given a cube referee, the cubeful equity: see ``rollouts.referee``);
+``rollout_moves(position, dice)`` compares candidate plays of a roll. Trials run in the nogil kernel ``bgcore._rollout`` in
 blocks (see ``_rollout_runner``): the answer depends on the settings and seed only, never
 on the executor or the number of workers.
 """
@@ -20,8 +20,8 @@ import numpy as np
 
 from bgcore import _engine, _evaluator, _nn
 
-from bgengine.cube.referee import MONEY_UNIT, MWC_UNIT, CubeReferee
-from bgengine.rollouts.blocks import Accumulator, BlockTask, block_tasks, run_blocks
+from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
+from bgengine.rollouts.referee import MWC_UNIT, RefereeFactory
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
 from bgengine.match_state import MatchState
 from bgengine.move import Move
@@ -45,10 +45,6 @@ class RolloutSettings:
         average over all 21 rolls, at 0-ply); unbiased, usually far smaller errors.
     truncate_plies: stop each game after this many plies (half-moves) and score the
         position with the evaluator; None plays every game to the end.
-    cubeful: also estimate the cubeful equity, with cube decisions made inside the games
-        by ``bgengine.cube`` at 0-ply (money, or the match score given).
-    cube_efficiency: the Janowski cube efficiency of those decisions; None lets
-        ``bgengine.cube`` choose it per position type.
     bearoff_tables: finish games exactly in the two-sided bear-off table when they reach it.
     target_standard_error: stop once the equity's standard error (cubeful when cubeful)
         is at most this, after ``min_trials``; None always plays ``trials``.
@@ -67,8 +63,6 @@ class RolloutSettings:
     quasi_random: bool = True
     variance_reduction: bool = True
     truncate_plies: int | None = None
-    cubeful: bool = False
-    cube_efficiency: float | None = None
     bearoff_tables: bool = True
     target_standard_error: float | None = None
     min_trials: int = 144
@@ -88,7 +82,7 @@ class RolloutSettings:
             return f"trials must be a whole number >= 1, got {self.trials!r}"
         if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
             return f"seed must be a whole number >= 0 or None, got {self.seed!r}"
-        for name in ("quasi_random", "variance_reduction", "cubeful", "bearoff_tables", "drop_clearly_worse"):
+        for name in ("quasi_random", "variance_reduction", "bearoff_tables", "drop_clearly_worse"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name} must be True or False, got {getattr(self, name)!r}"
         if self.truncate_plies is not None and (not _is_int(self.truncate_plies) or self.truncate_plies < 1):
@@ -96,10 +90,6 @@ class RolloutSettings:
                 f"truncate_plies must be a whole number >= 1 (or None to play to the end),"
                 f" got {self.truncate_plies!r}"
             )
-        if self.cube_efficiency is not None and not (
-            _is_real(self.cube_efficiency) and 0.0 <= self.cube_efficiency <= 1.0
-        ):
-            return f"cube_efficiency must be in 0..1 or None, got {self.cube_efficiency!r}"
         if self.target_standard_error is not None and not (
             _is_real(self.target_standard_error) and self.target_standard_error > 0
         ):
@@ -126,8 +116,9 @@ class RolloutResult:
 
     Standard errors are those of the means over trials (infinite below two trials); with
     quasi-random dice they are conservative (the dice are stratified, the formula assumes
-    independent games). ``cubeful_equity`` is money equity per cube of the position's
-    match state (money) or match winning chance (match), None when cubeless.
+    independent games). ``cubeful_equity`` (in ``cubeful_unit``, the referee's) is money
+    equity per cube of the position's match state or a match winning chance; None when
+    the rollout had no referee.
     """
 
     probabilities: tuple[float, float, float, float, float]
@@ -201,11 +192,14 @@ def rollout(
     progress: ProgressCallback | None = None,
     *,
     evaluator: Any = None,
+    referee: RefereeFactory | None = None,
     opening: bool = False,
 ) -> RolloutResult:
     """Roll out ``position`` for the player on roll (before the roll unless ``dice`` are given).
 
-    ``match`` (money, centred cube by default) matters for cubeful rollouts. ``dice``: the
+    ``referee``: makes the cube decisions inside the games and values them (cubeful;
+    e.g. ``bgengine.cube_referee()``); None rolls out cubeless. ``match`` (money, centred
+    cube by default) is what the referee plays to. ``dice``: the
     roll to play first (with the 0-ply policy). ``opening``: the position is the start
     of a game, so the first roll is never a double. ``executor``: any
     ``concurrent.futures.Executor`` (a thread pool on all cores by default; a Dask
@@ -219,7 +213,7 @@ def rollout(
     _check_position(position)
     dice = _checked_dice(dice if dice is not None else match.dice, opening)
     settings = _with_seed(settings)
-    task = _block_template(position, match, dice, settings, evaluator, opening)
+    task = _block_template(position, match, dice, settings, evaluator, referee, opening)
     return _run(task, settings, executor, progress)
 
 
@@ -233,13 +227,14 @@ def rollout_moves(
     progress: Callable[[int, int, RolloutResult], None] | None = None,
     *,
     evaluator: Any = None,
+    referee: RefereeFactory | None = None,
 ) -> list[tuple[Position, RolloutResult]]:
     """Roll out candidate plays of ``dice`` from ``position``; best first (mover's view).
 
     ``moves``: candidate plays as moves (``Move`` or text such as "13/7 8/7") or as the
     positions after them (next player's view); None takes every legal play.
     Every candidate uses the same seed (common dice), so differences are sharper than the
-    errors suggest. With ``drop_clearly_worse`` candidates far behind the best after
+    errors suggest. ``referee`` as for ``rollout``. With ``drop_clearly_worse`` candidates far behind the best after
     ``min_trials`` stop there (their result says ``dropped``).
     """
     settings = settings if settings is not None else RolloutSettings()
@@ -256,7 +251,7 @@ def rollout_moves(
     if settings.drop_clearly_worse and len(candidates) > 1 and settings.min_trials < settings.trials:
         first_stage = replace(settings, trials=settings.min_trials, target_standard_error=None)
     results = [
-        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, False, True), first_stage, executor, progress)
+        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, referee, False, True), first_stage, executor, progress)
         .flipped()
         for c in candidates
     ]
@@ -264,7 +259,7 @@ def rollout_moves(
         best = max(results, key=_decisive_equity)
         for i, (candidate, result) in enumerate(zip(candidates, results)):
             if result is best or not _clearly_worse(result, best, settings.drop_z):
-                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, False, True)
+                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, referee, False, True)
                 results[i] = _run(task, settings, executor, progress).flipped()
             else:
                 results[i] = replace(result, dropped=True)
@@ -278,6 +273,12 @@ def rollout_moves(
 def _run(
     template: BlockTask, settings: RolloutSettings, executor: cf.Executor | None, progress: ProgressCallback | None
 ) -> RolloutResult:
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidSettingsError(
+            f"executor must be a concurrent.futures.Executor (or None for all local cores), got {type(executor).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise InvalidSettingsError(f"progress must be callable or None, got {type(progress).__name__}")
     started = time.perf_counter()
     cubeful = template.referee is not None
     unit = template.referee.unit if template.referee is not None else None
@@ -294,8 +295,8 @@ def _run(
         errors = total.standard_errors()
         return bool(errors[6 if cubeful else 5] <= target)
 
-    tasks = list(block_tasks(template, settings.trials, settings.block_size))
-    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
+    plan = BlockPlan(template, settings.trials, settings.block_size)
+    total = run_blocks(plan, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
     return summary(total)
 
 
@@ -323,12 +324,10 @@ def _block_template(
     dice: tuple[int, int],
     settings: RolloutSettings,
     evaluator: Any,
+    referee: RefereeFactory | None,
     opening: bool,
     root_may_double: bool = False,
 ) -> BlockTask:
-    referee = None
-    if settings.cubeful:
-        referee = CubeReferee(match, settings.cube_efficiency, root_may_double=root_may_double)
     assert settings.seed is not None
     return BlockTask(
         index=0,
@@ -343,7 +342,7 @@ def _block_template(
         dice=dice,
         truncate_plies=settings.truncate_plies or 0,
         variance_reduction=settings.variance_reduction,
-        referee=referee,
+        referee=None if referee is None else referee(match, root_may_double=root_may_double),
     )
 
 
