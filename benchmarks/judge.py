@@ -33,7 +33,7 @@ Row = dict[str, Any]
 def score_checker_decision(decision: Row, plies: int) -> Row:
     """What bgengine's best play at ``plies`` gives up in gnubg's eyes (mEMG), and whether it is gnubg's best."""
     position = Position.from_gnubg_id(decision["position_id"])
-    ours = rank_moves(position, tuple(decision["dice"]), plies)[0]
+    ours = rank_moves(position, tuple(decision["dice"]), plies=plies)[0]
     equities = {play["position_id"]: play["equity"] for play in decision["plays"]}
     given_up = 1000 * (max(equities.values()) - equities[ours.position.gnubg_id()])
     return {"position_id": decision["position_id"], "dice": decision["dice"], "class": decision["class"],
@@ -55,7 +55,7 @@ def same_family(family: str, decision: Row) -> bool:
 def score_cube_decision(decision: Row, plies: int) -> Row:
     """bgengine's cube decision at ``plies`` against gnubg's: same family, |ND diff| + |DT diff|."""
     position, match = parse_xgid(decision["xgid"])
-    ours = cube_decision(position, match, plies)
+    ours = cube_decision(position, match, plies=plies)
     if not match.is_money:
         ours = ours.to_emg()
     return {

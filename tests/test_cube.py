@@ -262,8 +262,8 @@ def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
     evaluator = RandomEvaluator(seed=5)
     position = Position.initial()
     match = MatchState(match_length=7, score=(2, 4))
-    one_ply = evaluate(position, 1, evaluator=evaluator).probabilities
-    zero_ply = evaluate(position, 0, evaluator=evaluator).probabilities
+    one_ply = evaluate(position, plies=1, evaluator=evaluator).probabilities
+    zero_ply = evaluate(position, plies=0, evaluator=evaluator).probabilities
     assert one_ply != pytest.approx(zero_ply)  # the depth matters here, so the test can fail
     for state in (MatchState(), match):
         decision = cube_decision(position, state, plies=1, evaluator=evaluator)
@@ -280,7 +280,7 @@ def test_two_ply_races_use_the_lookahead_too():
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     decision = cube_decision(race_80, plies=2)
-    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, 2).probabilities)
+    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, plies=2).probabilities)
     assert "2-ply cubeless probabilities" in str(decision)
 
 

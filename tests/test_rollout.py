@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bgcore._testing import OneRollFinishOracle, PipCountEvaluator
-from bgengine import MatchState, Position
+from bgengine import DiceError, EquityUnit, MatchState, Position
 from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (
     BlockPlan,
@@ -255,7 +255,7 @@ def test_gammons_and_backgammons_are_scored_by_the_rules():
     # checker on the bar: a sure backgammon.
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
     result = rollout(position, settings=RolloutSettings(trials=36, seed=1, bearoff_tables=False), evaluator=PIP_COUNT)
-    assert result.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)
+    assert result.probabilities.as_tuple() == (1.0, 1.0, 1.0, 0.0, 0.0)
     assert result.equity == 3.0
 
 
@@ -367,7 +367,7 @@ def test_match_cubeful_value_is_a_match_winning_chance():
     match = MatchState(match_length=7, score=(2, 4))
     result = rollout(CONTACT, match=match, settings=FAST, evaluator=PIP_COUNT, referee=cube_referee())
     assert 0.0 <= result.cubeful_equity <= 1.0
-    assert result.cubeful_unit == "match winning chance"
+    assert result.cubeful_unit is EquityUnit.MWC
 
 
 def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
@@ -480,7 +480,7 @@ def test_invalid_settings_raise_a_clear_typed_error(changes, message):
 def test_invalid_rollout_arguments_raise_clear_typed_errors():
     with pytest.raises(InvalidSettingsError, match="C-level evaluator"):
         rollout(CONTACT, settings=FAST, evaluator=object())
-    with pytest.raises(InvalidMatchStateError, match="dice"):
+    with pytest.raises(DiceError, match="the first roll must be two dice"):
         rollout(CONTACT, dice=(7, 1), settings=FAST, evaluator=PIP_COUNT)
     with pytest.raises(IllegalMoveError, match="double"):
         rollout(CONTACT, dice=(3, 3), settings=FAST, evaluator=PIP_COUNT, opening=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bgengine.evaluation import bearoff
 from bgengine.game.record import ROLLS
 from bgengine.match_state import CubeOwner
-from bgengine.cube.doubling import DoublingFunctions, why_no_double
+from bgengine.cube.doubling import DoublingFunctions
 from bgengine.match_state import MatchState
 from bgengine.cube.piecewise_linear import PiecewiseLinear
 from bgengine.position import Position
@@ -37,7 +37,7 @@ def exact_money_doubling_functions(
     if not table.covers(position):
         return None
     equities = table.equities(position)
-    reason = why_no_double(match)
+    reason = match.why_no_double()
     if reason:  # the player cannot double: the table's value is the no-double value
         no_double_value = getattr(equities, _TABLE_OWNER[owner])
     else:
