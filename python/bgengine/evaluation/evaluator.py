@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgcore import _nn, _nply
+from bgcore import _engine, _evaluator, _nn, _nply
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.evaluation.contact_network import ContactNetwork
@@ -133,7 +133,7 @@ class NetworkEvaluator:
         self.race_tables = race_tables
         self.race_network = race_network
         self.contact_network = contact_network
-        self._tables_installed = False
+        self._kernel: _engine.EngineCEvaluator | None = None
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
@@ -144,12 +144,17 @@ class NetworkEvaluator:
             )
         return cls(network, **options)
 
-    def _ready(self) -> None:
-        if self.race_tables and not self._tables_installed:
-            from bgengine.evaluation import bearoff
+    def c_evaluator(self) -> _engine.EngineCEvaluator:
+        """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once."""
+        kernel = self._kernel
+        if kernel is None or kernel.network is not self.network or (kernel.tables is not None) != self.race_tables:
+            tables = None
+            if self.race_tables:
+                from bgengine.evaluation import bearoff
 
-            bearoff.install_tables()
-            self._tables_installed = True
+                tables = bearoff.race_tables()
+            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables)
+        return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one position (player on roll's view)."""
@@ -161,10 +166,9 @@ class NetworkEvaluator:
 
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
-        self._ready()
         if self.race_network is not None or self.contact_network is not None:
-            return _lookahead(_WithPythonNetworks(self), boards, plies, move_filter)
-        return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
+            return _lookahead(_evaluator.PythonEvaluator(_WithPythonNetworks(self)), boards, plies, move_filter)
+        return _lookahead(self.c_evaluator(), boards, plies, move_filter)
 
 
 class _WithPythonNetworks:
@@ -175,7 +179,7 @@ class _WithPythonNetworks:
         self.engine = engine
 
     def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
-        values = _lookahead(self.engine.network, boards, 0, None, race_tables=self.engine.race_tables)
+        values = _lookahead(self.engine.c_evaluator(), boards, 0, None)
         for network, rows in ((self.engine.race_network, outside_exact_table(boards)),
                               (self.engine.contact_network, with_contact(boards))):
             if network is not None and rows.any():
@@ -184,11 +188,11 @@ class _WithPythonNetworks:
 
 
 def _lookahead(
-    static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None, race_tables: bool = True
+    evaluator: _evaluator.CEvaluator, boards: np.ndarray, plies: int, move_filter: MoveFilter | None
 ) -> np.ndarray:
-    """The C search over ``static`` (a NeuralNet, or any object with ``evaluate_batch``)."""
+    """The C search over a C evaluator (the engine's runs without the GIL)."""
     move_filter = move_filter or MoveFilter()
-    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin, race_tables=race_tables)
+    return _nply.nply_evaluate(evaluator, boards, plies, move_filter.keep, move_filter.margin)
 
 
 class _RowByRowEvaluator:
@@ -264,7 +268,7 @@ def _probabilities(evaluator: Any, boards: np.ndarray, plies: int, move_filter: 
     """n-ply probabilities with any evaluator (the engine's runs in C without the GIL)."""
     if isinstance(evaluator, NetworkEvaluator):
         return evaluator.evaluate_plies(boards, plies, move_filter)
-    return _lookahead(evaluator, boards, plies, move_filter)
+    return _lookahead(_evaluator.PythonEvaluator(evaluator), boards, plies, move_filter)
 
 
 def evaluate(

@@ -35,8 +35,6 @@ import math
 
 import numpy as np
 
-from bgcore import _bearoff
-
 from bgengine.evaluation import bearoff, race
 
 ENCODING = "race-features"
@@ -110,11 +108,13 @@ def race_features(boards: np.ndarray) -> np.ndarray:
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
     if len(boards) == 0:
         return np.zeros((0, NUM_FEATURES), dtype=np.float32)
-    approximation = race.RaceEvaluator().evaluate_batch(boards)  # installs the tables; NotARaceError on contact
+    evaluator = race.RaceEvaluator()
+    approximation = evaluator.evaluate_batch(boards)  # NotARaceError on contact
+    tables = evaluator.tables()
     table = bearoff.one_sided_table(HOME)
     mover, opponent = side_slots(boards)
-    mover_rolls = _bearoff.expected_rolls_batch(boards, False)
-    opponent_rolls = _bearoff.expected_rolls_batch(boards, True)
+    mover_rolls = tables.expected_rolls_batch(boards, False)
+    opponent_rolls = tables.expected_rolls_batch(boards, True)
     pip_lead = (opponent @ _SLOT_POINTS - mover @ _SLOT_POINTS) / 100.0
     features = np.concatenate([
         _side_features(mover, mover_rolls, table),

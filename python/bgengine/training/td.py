@@ -90,7 +90,8 @@ def save_checkpoint(path: Path, network: _nn.NeuralNet, state: TrainingState) ->
         "history": [asdict(h) for h in state.history],
     }
     temporary = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(temporary, **network.arrays(), meta=np.array(json.dumps(meta)))
+    arrays: dict[str, Any] = {**network.arrays(), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
+    np.savez_compressed(temporary, **arrays)
     temporary.replace(path)
 
 
@@ -123,7 +124,8 @@ def export_weights(checkpoint: str | Path, destination: str | Path) -> dict[str,
         "training_seconds": round(state.seconds, 1),
         "strength_history": [asdict(h) for h in state.history],
     }
-    np.savez_compressed(destination, **network.arrays(), record=np.array(json.dumps(record)))
+    arrays: dict[str, Any] = {**network.arrays(), "record": np.array(json.dumps(record))}  # numpy's stub: Any
+    np.savez_compressed(destination, **arrays)
     return record
 
 
