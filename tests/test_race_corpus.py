@@ -46,6 +46,7 @@ def test_shards_are_split_by_index_and_a_board_is_kept_once_in_the_strictest_rol
     save_shard(shard_path(tmp_path, 19), labelled([race[1], race[3]], [2, 2], 0.9))
     splits = gather([tmp_path], (PositionClass.RACE,), exclude={race[3].tobytes()})
     assert [shard_role(i) for i in (0, 8, 19)] == [TRAIN, VALIDATION, TEST]
+    assert [shard_role(i, every=5) for i in (0, 8, 19, 3)] == [TRAIN, VALIDATION, TEST, VALIDATION]
     assert [len(splits[role]) for role in (TRAIN, VALIDATION, TEST)] == [1, 1, 1]
     assert np.array_equal(splits[TEST].boards[0], race[1])  # claimed by the test shard first
     assert np.array_equal(splits[VALIDATION].boards[0], race[2])

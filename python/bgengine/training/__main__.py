@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bgengine.training.pipeline import build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
+from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, KINDS, fit_network
 from bgengine.training.supervised import FitSettings
 
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
                      + ", ".join(str(d) for d in DEFAULT_DATA) + ")")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
+    fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
+                     help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()
     for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
-        fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log)
+        fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log, args.split_every)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

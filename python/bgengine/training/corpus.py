@@ -1,7 +1,8 @@
 """Labelled positions of one class gathered from label shards, split by shard.
 
-A shard's role depends only on its index: ``index % 10 == 9`` is held out for testing,
-``index % 10 == 8`` validates (early stopping), the rest train. Splitting by shard, never
+A shard's role depends only on its index and the split period ``every`` (default 10):
+``index % every == every - 1`` is held out for testing, ``index % every == every - 2``
+validates (early stopping), the rest train. Splitting by shard, never
 by position, keeps the near-duplicates of one game together. A board is kept once, in the
 strictest role it appears in (test, then validation, then training), and boards of the
 truth set are dropped everywhere.
@@ -20,9 +21,14 @@ TRAIN, VALIDATION, TEST = "train", "validation", "test"
 ROLES = (TEST, VALIDATION, TRAIN)  # the order in which duplicates are claimed
 
 
-def shard_role(index: int) -> str:
+SPLIT_EVERY = 10
+
+
+def shard_role(index: int, every: int = SPLIT_EVERY) -> str:
     """The role of shard ``index`` (the same for every label directory)."""
-    return {9: TEST, 8: VALIDATION}.get(index % 10, TRAIN)
+    if every < 3:
+        raise ValueError(f"the split period must be at least 3, got {every}")
+    return {every - 1: TEST, every - 2: VALIDATION}.get(index % every, TRAIN)
 
 
 def shard_index(path: Path) -> int:
@@ -42,7 +48,8 @@ class Split:
         return len(self.boards)
 
 
-def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None) -> dict[str, Split]:
+def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None,
+           every: int = SPLIT_EVERY) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role."""
     claimed = set(exclude or ())
     pieces: dict[str, list[tuple[Path, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
@@ -53,7 +60,7 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
                 continue
             assert shard.probabilities is not None
             mask = np.isin(shard.classes, classes)
-            pieces[shard_role(shard_index(path))].append((path, shard.boards[mask], shard.probabilities[mask]))
+            pieces[shard_role(shard_index(path), every)].append((path, shard.boards[mask], shard.probabilities[mask]))
     splits = {}
     for role in ROLES:
         boards, targets, sources = [], [], []

@@ -35,7 +35,7 @@ from bgengine.evaluation.race_features import race_features
 from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
 
 from bgengine.training.classes import PositionClass
-from bgengine.training.corpus import TEST, TRAIN, VALIDATION, Split, gather, truth_boards
+from bgengine.training.corpus import SPLIT_EVERY, TEST, TRAIN, VALIDATION, Split, gather, truth_boards
 from bgengine.training.errors import mean_absolute_errors
 from bgengine.training.supervised import Examples, FitSettings, fit
 
@@ -101,11 +101,11 @@ def _commit() -> str:
 
 
 def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path,
-                log: Callable[[str], None]) -> dict[str, Any]:
+                log: Callable[[str], None], split_every: int = SPLIT_EVERY) -> dict[str, Any]:
     """Run (or resume) the whole job; the record written beside the weights."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = gather(directories, kind.classes, truth_boards(truth))
+    splits = gather(directories, kind.classes, truth_boards(truth), split_every)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
     started = time.process_time()
     state = fit(examples(kind, splits[TRAIN]), examples(kind, splits[VALIDATION]), settings,
@@ -121,6 +121,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "truth_set_excluded": str(truth),
+        "split": f"by shard index: % {split_every} == {split_every - 1} test, == {split_every - 2} validation",
         "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,
         "history": [[round(a, 6), round(b, 6)] for a, b in state.history],
         "cpu_seconds_this_call": round(time.process_time() - started, 1),
@@ -144,6 +145,7 @@ def record_markdown(record: dict[str, Any]) -> str:
         f"Loss: {record['loss']}. Adam, settings: `{json.dumps(record['settings'])}`.",
         f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
         f" (best validation loss {record['best_validation_loss']:.6f}).",
+        f"Split {record['split']}; truth-set boards ({record['truth_set_excluded']}) dropped.",
         "",
         "| split | positions | shards |",
         "| --- | --- | --- |",
