@@ -42,7 +42,7 @@ class Split:
 
     boards: np.ndarray
     targets: np.ndarray
-    sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz" per shard used
+    sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz (seed s)" per shard used
 
     def __len__(self) -> int:
         return len(self.boards)
@@ -52,7 +52,7 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
            every: int = SPLIT_EVERY) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role."""
     claimed = set(exclude or ())
-    pieces: dict[str, list[tuple[Path, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
+    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
     for directory in directories:
         for path in shard_paths(directory):
             shard = load_shard(path)
@@ -60,11 +60,12 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
                 continue
             assert shard.probabilities is not None
             mask = np.isin(shard.classes, classes)
-            pieces[shard_role(shard_index(path), every)].append((path, shard.boards[mask], shard.probabilities[mask]))
+            name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
+            pieces[shard_role(shard_index(path), every)].append((name, shard.boards[mask], shard.probabilities[mask]))
     splits = {}
     for role in ROLES:
         boards, targets, sources = [], [], []
-        for path, shard_boards, shard_targets in pieces[role]:
+        for name, shard_boards, shard_targets in pieces[role]:
             keep = []
             for i, board in enumerate(shard_boards):
                 key = board.tobytes()
@@ -73,7 +74,7 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
                     keep.append(i)
             boards.append(shard_boards[keep])
             targets.append(shard_targets[keep])
-            sources.append(f"{path.parent.parent.name}/{path.parent.name}/{path.name}")
+            sources.append(name)
         splits[role] = Split(np.concatenate(boards) if boards else np.zeros((0, 26), np.int8),
                              np.concatenate(targets) if targets else np.zeros((0, 5)), sources)
     return splits
