@@ -90,3 +90,18 @@ def test_a_contact_network_without_correction_gives_the_base_networks_values(tmp
     other = _nn.NeuralNet.random(base.num_hidden, 7)
     with np.testing.assert_raises_regex(ValueError, "made for inputs"):
         ContactNetwork.from_file(tmp_path / "c.npz", other)
+
+
+def test_the_shipped_race_network_is_used_behind_the_switch_only():
+    from bgengine.evaluation.race_network import shipped_race_network
+
+    network = shipped_race_network()
+    assert network.record["encoding"] == {"name": "race-features", "version": 1}
+    assert network.record["held_out"]["network"]["equity"] < network.record["held_out"]["race_approximation"]["equity"]
+    switched = default_evaluator(use_race_network=True)
+    assert switched is default_evaluator(use_race_network=True) and default_evaluator().race_network is None
+    race = Position.from_points({12: 3, 9: 4, 5: 8}, {3: 2, 2: 2, 1: 1})  # saving the gammon
+    expected = network.evaluate_batch(np.asarray(race)[None, :])[0]
+    assert np.allclose(evaluate(race, evaluator=switched).probabilities.as_tuple(), expected, atol=1e-6)
+    assert np.allclose(evaluate(Position.initial(), evaluator=switched).probabilities.as_tuple(),
+                       evaluate(Position.initial()).probabilities.as_tuple(), atol=1e-6)
