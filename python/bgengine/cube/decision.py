@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
+from bgengine.cube.efficiency import CubeEfficiency, efficiency_for
 from bgengine.match_state import CubeOwner
 from bgengine.cube.doubling import DoublingFunctions
 from bgengine.errors import InvalidMatchStateError, InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
@@ -125,6 +125,7 @@ class CubeDecision:
     double_beaver_standard_error: float | None = None
     trials: int | None = None  # rollout trials of each line (None: no rollout)
     rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
+    cube_efficiency_class: str = ""  # where cube_efficiency comes from: "contact", "last roll", "given", ...
 
     def to_emg(self) -> CubeDecision:
         """The same decision with match winning chances rescaled to normalised money equity."""
@@ -171,7 +172,10 @@ class CubeDecision:
         """Where the equities come from, in words (model, depth, or rollout with 95% intervals)."""
         if self.trials is not None:
             return f"cubeful rollout, {self.trials} trials per line (± is 95%)"
-        return f"{self.plies}-ply cubeless probabilities, cube efficiency {self.cube_efficiency:.3f}"
+        efficiency = f"cube efficiency {self.cube_efficiency:.3f}"
+        if self.cube_efficiency_class:
+            efficiency += f" ({self.cube_efficiency_class})"
+        return f"{self.plies}-ply cubeless probabilities, {efficiency}"
 
     def __str__(self) -> str:
         lines = [f"Proper cube action: {self.action}" + (f" ({self.note})" if self.note else "")]
@@ -233,17 +237,17 @@ def cube_decision(
             raise InvalidCubeSettingsError("a rollout needs a position")
         return rollout_decision(position, match, rollout, evaluator, met, cube_efficiency)
     chances = _probabilities(position, evaluator, probabilities, plies)
-    efficiency = efficiency_for(position, cube_efficiency)
+    efficiency = efficiency_for(position, cube_efficiency, match)
     if match.is_money:
         owner = match.relative_cube_owner()
         exact = None
         if position is not None and probabilities is None:
             exact = exact_money_doubling_functions(position, match, owner)
-        functions = exact or money_doubling_functions(chances, match, owner, efficiency)
+        functions = exact or money_doubling_functions(chances, match, owner, efficiency.value)
         return replace(_decision(functions, chances, match, efficiency, EquityUnit.MONEY, None), plies=plies)
     table = met or default_met()
     score = MatchScore.from_match_state(match)
-    model = MatchCubeModel(chances, score, table, efficiency)
+    model = MatchCubeModel(chances, score, table, efficiency.value)
     functions = model.doubling_functions(match.why_no_double())
     decision = _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
     return replace(decision, plies=plies)
@@ -285,24 +289,18 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
     return evaluate(position, plies=plies, evaluator=evaluator).probabilities
 
 
-def efficiency_for(position: Position | None, given: float | None) -> float:
-    """The given cube efficiency (checked), else the position type's."""
-    if given is not None:
-        return checked_efficiency(given)
-    return CONTACT_EFFICIENCY if position is None else cube_efficiency(position)
-
-
 def _decision(
     functions: DoublingFunctions,
     chances: GameProbabilities,
     match: MatchState,
-    efficiency: float,
+    efficiency: CubeEfficiency,
     unit: EquityUnit,
     emg_ref: tuple[float, float] | None,
 ) -> CubeDecision:
     p = chances.win
     common: dict[str, Any] = dict(
-        probabilities=chances, unit=unit, cube_efficiency=efficiency, match=match,
+        probabilities=chances, unit=unit, cube_efficiency=efficiency.value,
+        cube_efficiency_class=efficiency.position_class, match=match,
         note=functions.note, emg_reference=emg_ref,
     )
     if functions.double_take is None or functions.double_pass is None:
