@@ -403,6 +403,7 @@ def test_cube_command_names_redoubles_and_the_cube_efficiency_class():
     assert "cube efficiency 0.680 (no position)" not in out  # a position is given: its class
     assert "From 0-ply cubeless probabilities, cube efficiency 0.680 (contact)" in out
     assert run_json("cube", owned)["cube"]["cube_efficiency_class"] == "contact"
+    assert run_json("cube", owned)["cube"]["cubeful_search"] is False
     last_roll = "XGID=------A-----------------a-:0:0:1:00:4:2:0:7:10"
     assert run_json("cube", last_roll)["cube"]["cube_efficiency_class"] == "last roll"
 
