@@ -2,7 +2,17 @@
 
 import pytest
 
-from bgengine import MatchState, Position, cube_decision, kazaross_xg2, parse_xgid, rank_moves
+from bgengine import (
+    InvalidCubeSettingsError,
+    MatchState,
+    Position,
+    cube_decision,
+    cubeful_equity,
+    kazaross_xg2,
+    parse_xgid,
+    rank_moves,
+    rank_moves_cubeful,
+)
 from bgengine.cube.cubeful import CubefulSearch
 from bgengine.evaluation.evaluator import RandomEvaluator, default_evaluator
 from bgengine.game.record import ROLLS
@@ -58,3 +68,32 @@ def test_post_crawford_opening_values_the_trailers_free_double():
     position, match = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:4:0:5:10")
     decision = cube_decision(position, match, plies=1).to_emg()
     assert 0.9 < decision.no_double < decision.double_take
+
+
+def test_cubeful_equity_is_the_best_cube_action_of_the_decision():
+    evaluator = RandomEvaluator(seed=3)
+    match = MatchState(match_length=7, score=(2, 4))
+    for plies in (0, 1):
+        decision = cube_decision(Position.initial(), match, plies=plies, evaluator=evaluator)
+        assert cubeful_equity(Position.initial(), match, plies=plies, evaluator=evaluator) == pytest.approx(
+            best_answer(decision)
+        )
+
+
+@pytest.mark.parametrize("match", [MatchState(), MatchState(match_length=5, score=(3, 4))], ids=["money", "2a1a"])
+def test_cubeful_move_ranking_values_each_play_by_the_opponents_cube_decision(match):
+    evaluator = RandomEvaluator(seed=7)
+    ranked = rank_moves_cubeful(Position.initial(), (6, 4), match, evaluator=evaluator)
+    assert len(ranked) == len(rank_moves(Position.initial(), (6, 4), evaluator=evaluator))
+    assert [m.equity for m in ranked] == sorted((m.equity for m in ranked), reverse=True)
+    after = match.with_changes(on_roll=1)
+    for choice in (ranked[0], ranked[-1]):
+        opponent = best_answer(cube_decision(choice.position, after, evaluator=evaluator))
+        assert choice.equity == pytest.approx(-opponent if match.is_money else 1 - opponent)
+
+
+def test_cubeful_helpers_refuse_bad_settings():
+    with pytest.raises(InvalidCubeSettingsError, match="plies"):
+        cubeful_equity(Position.initial(), plies=4)
+    with pytest.raises(InvalidCubeSettingsError, match="MatchState"):
+        rank_moves_cubeful(Position.initial(), (6, 4), match="money")

@@ -9,6 +9,7 @@ on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
 from bgengine.game.actions import Decision
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
+from bgengine.cube.cubeful import CubefulMove, cubeful_equity, rank_moves_cubeful
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
 from bgengine.cube.referee import cube_referee
@@ -61,6 +62,7 @@ __all__ = [
     "CubeDecision",
     "CubeDecisionMatrix",
     "CubeErrors",
+    "CubefulMove",
     "CubeOwner",
     "CubeQuestion",
     "Decision",
@@ -108,6 +110,7 @@ __all__ = [
     "checked_roll",
     "cube_efficiency",
     "cube_referee",
+    "cubeful_equity",
     "cubeless_mwc",
     "default_met",
     "evaluate",
@@ -125,6 +128,7 @@ __all__ = [
     "play_game",
     "play_match",
     "rank_moves",
+    "rank_moves_cubeful",
     "read_mat",
     "rollout",
     "rollout_moves",

@@ -39,7 +39,8 @@ def rollout_decision(
     Money equities are per current cube (the Double/Take line, rolled out at twice the
     cube, is scaled back); match equities are MWC. The stop rule (``target_standard_error``)
     acts on No double; Double/Take then plays the same number of trials. ``cube_efficiency``
-    is that of the cube decisions inside the games (None: by position type, each turn).
+    is that of the cube decisions inside the games (None: the contact value; the referee
+    sees probabilities, not positions).
     """
     settings = _checked_settings(settings, met)
     efficiency = efficiency_for(position, cube_efficiency, match)  # reported: the root's

@@ -11,6 +11,7 @@ Values are money equity per current cube, or match winning chance.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,8 +20,8 @@ from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.game.record import ROLLS
 from bgengine.match_state import MatchState
-from bgengine.move import legal_children_batch
-from bgengine.position import Position
+from bgengine.move import Move, Roll, legal_children_batch, legal_moves
+from bgengine.position import Position, checked_position
 from bgengine.probabilities import equity
 
 _DICE = np.array(ROLLS, dtype=np.int8)
@@ -76,16 +77,84 @@ class CubefulSearch:
             start, stop = int(offsets[roll]), int(offsets[roll + 1])
             best = start + int(np.argmin(opponent_equity[start:stop]))
             child = Position._trusted(children[best].tobytes())
-            total += weight * self._mover_value(child, match, after, depth)
+            total += weight * self.mover_value(child, match, depth - 1)
         return float(total)
 
-    def _mover_value(self, child: Position, match: MatchState, after: MatchState, depth: int) -> float:
-        """The mover's value after a play (``child`` seen from the opponent, on roll in ``after``)."""
+    def mover_value(self, child: Position, match: MatchState, depth: int) -> float:
+        """The mover's value after a play (``child`` seen from the opponent, whose cube
+        decision is searched ``depth`` plies); ``match`` is the mover's, before the roll."""
         finished = child.winner_and_result()
         if finished is not None:
             points = match.game_points(int(finished[1]))
             if match.is_money:
                 return points / match.cube_value
             return mwc_after_game(self.met, MatchScore.from_match_state(match), points, 0)
-        opponent = self.value(child, after, depth - 1)
+        opponent = self.value(child, match.with_changes(on_roll=1 - match.on_roll), depth)
         return -opponent if match.is_money else 1.0 - opponent
+
+
+@dataclass(frozen=True)
+class CubefulMove:
+    """A legal play with the mover's cubeful value after it (money per current cube, or MWC)."""
+
+    move: Move
+    position: Position  # after the play, seen from the opponent
+    equity: float
+
+
+def cubeful_equity(
+    position: Position,
+    match: MatchState | None = None,
+    *,
+    plies: int = 0,
+    evaluator: Any = None,
+    met: MatchEquityTable | None = None,
+) -> float:
+    """The player on roll's cubeful value before rolling, taking the best cube action now
+    (money per current cube, or match winning chance), searched ``plies`` deep."""
+    from bgengine.cube.decision import _checked_plies
+
+    match = _before_roll(match)
+    return _search(evaluator, met).value(checked_position(position), match, _checked_plies(plies, None, None))
+
+
+def rank_moves_cubeful(
+    position: Position,
+    dice: Roll,
+    match: MatchState | None = None,
+    *,
+    plies: int = 0,
+    evaluator: Any = None,
+    met: MatchEquityTable | None = None,
+) -> list[CubefulMove]:
+    """Every legal play of ``dice`` with the mover's cubeful value after it, best first: the
+    opponent's cubeful value (its cube decision included) searched ``plies`` deep, the cube
+    as in ``match`` (checker play at a score depends on the cube)."""
+    from bgengine.cube.decision import _checked_plies
+
+    match = _before_roll(match)
+    plies = _checked_plies(plies, None, None)
+    search = _search(evaluator, met)
+    legal = legal_moves(checked_position(position), dice)
+    ranked = [
+        CubefulMove(legal.moves[i], legal.position_after(i), search.mover_value(legal.position_after(i), match, plies))
+        for i in range(len(legal))
+    ]
+    ranked.sort(key=lambda choice: -choice.equity)
+    return ranked
+
+
+def _before_roll(match: MatchState | None) -> MatchState:
+    """The match state (money by default) without dice: cube decisions come before the roll."""
+    from bgengine.errors import InvalidCubeSettingsError
+
+    match = match if match is not None else MatchState()
+    if not isinstance(match, MatchState):
+        raise InvalidCubeSettingsError(f"match must be a MatchState, got {type(match).__name__}")
+    return match.with_changes(dice=None, double_offered=False)
+
+
+def _search(evaluator: Any, met: MatchEquityTable | None) -> CubefulSearch:
+    from bgengine.evaluation.evaluator import default_evaluator
+
+    return CubefulSearch(evaluator or default_evaluator(), met)

@@ -119,7 +119,8 @@ _ACTION_CODES = {
 
 def cube_referee(cube_efficiency: float | None = None) -> RefereeFactory:
     """The referee factory of cubeful rollouts: cube decisions at 0-ply with this Janowski
-    cube efficiency (None: chosen per position type, as ``cube_decision`` does)."""
+    cube efficiency (None: ``cube_decision`` without a position: the contact value, raised
+    post-Crawford for the free double; the kernel passes probabilities, not positions)."""
     efficiency = None if cube_efficiency is None else checked_efficiency(cube_efficiency)
 
     def referee(match: MatchState, *, root_may_double: bool) -> CubeReferee:
