@@ -39,6 +39,7 @@ from bgengine.game.match import Match
 from bgengine.cube.match_equity import cubeless_mwc, gammon_values
 from bgengine.match_state import MatchState
 from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
+from bgengine.formats.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
 from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from bgengine.cube.met_generator import generate_met
 from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
@@ -112,6 +113,7 @@ __all__ = [
     "evaluate",
     "format_gnubg_ids",
     "format_mat",
+    "format_sgf",
     "format_xgid",
     "gammon_values",
     "generate_met",
@@ -120,13 +122,16 @@ __all__ = [
     "load_met",
     "parse_gnubg_ids",
     "parse_mat",
+    "parse_sgf",
     "parse_xgid",
     "play_game",
     "play_match",
     "rank_moves",
     "read_mat",
+    "read_sgf",
     "rollout",
     "rollout_moves",
     "take_points",
     "write_mat",
+    "write_sgf",
 ]
