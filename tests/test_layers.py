@@ -23,6 +23,7 @@ LAYERS = {
     "rollouts": 3,
     "cube": 4,
     "agents": 5,
+    "analysis": 5,
     "cli": 6,
     "package": 7,  # bgengine/__init__.py and __main__.py re-export everything
 }

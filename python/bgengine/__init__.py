@@ -7,6 +7,7 @@ on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
 """
 
 from bgengine.game.actions import Decision
+from bgengine.analysis.match_analysis import AnalysisThresholds, MatchAnalysis, analyze_match
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
@@ -56,6 +57,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "Agent",
+    "AnalysisThresholds",
     "BgEngineError",
     "CubeAction",
     "CubeAdvisedAgent",
@@ -85,6 +87,7 @@ __all__ = [
     "InvalidSettingsError",
     "LegalMove",
     "Match",
+    "MatchAnalysis",
     "MatchEquityTable",
     "MatchFileError",
     "MatchState",
@@ -103,6 +106,7 @@ __all__ = [
     "RankedMove",
     "RolloutResult",
     "RolloutSettings",
+    "analyze_match",
     "best_move",
     "cube_decision",
     "cube_decision_matrix",

@@ -1,0 +1,169 @@
+"""One turn of a recorded match analysed on its own: the cube decision, the roll's luck, the play.
+
+A ``TurnTask`` holds everything a turn needs (the position before the roll from the
+player on roll, the match state, what was done), so turns are independent of each other:
+``analyse_turn`` is a pure function that any executor (threads, processes, a cluster) can
+run in any order with the same answers. Equities are cubeless money equities, the player
+on roll's view, per unit of the current cube (EMG); the match layer converts them to MWC.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bgengine.cube.decision import CubeDecision, cube_decision
+from bgengine.evaluation.evaluator import (
+    Evaluator,
+    RankedMove,
+    default_evaluator,
+    evaluate,
+    flip_probabilities,
+    money_equity,
+    rank_legal_moves,
+)
+from bgengine.match_state import MatchState
+from bgengine.move import Move, legal_moves
+from bgengine.position import Position
+
+#: The 21 distinct rolls with their weights out of 36.
+ROLL_WEIGHTS: tuple[tuple[tuple[int, int], int], ...] = tuple(
+    ((high, low), 1 if high == low else 2) for high in range(1, 7) for low in range(1, high + 1)
+)
+#: The opening throw is never a double: 15 distinct rolls, each 2 of 30.
+OPENING_ROLL_WEIGHTS: tuple[tuple[tuple[int, int], int], ...] = tuple(
+    (dice, weight) for dice, weight in ROLL_WEIGHTS if dice[0] != dice[1]
+)
+#: Ranked plays kept per checker play for reports (the played one is always kept too).
+KEPT_CANDIDATES = 5
+
+
+class CubeAction(enum.Enum):
+    """What the player with access to the cube did, and how the opponent answered."""
+
+    NO_DOUBLE = "no double"
+    DOUBLE_TAKE = "double, take"
+    DOUBLE_PASS = "double, pass"
+    DOUBLE_ONLY = "double"  # the record ends before the answer (e.g. a match file cut short)
+
+
+@dataclass(frozen=True)
+class TurnTask:
+    """A turn as recorded: the position before the roll (player on roll's view) and what happened.
+
+    ``match`` is the state before the roll (no dice, no offer). ``cube_action`` is None
+    when the player had no access to the cube; ``dice`` and ``played`` are None when the
+    turn ended before a checker play (a pass of a double, a resignation).
+    """
+
+    game: int  # 0-based index of the game in the match
+    turn: int  # 0-based turn of the game
+    player: int
+    position: Position
+    match: MatchState
+    opening: bool
+    cube_action: CubeAction | None
+    dice: tuple[int, int] | None
+    played: Move | None
+    checker_match: MatchState | None = None  # the state at the checker play (dice set; cube as turned)
+
+
+@dataclass(frozen=True)
+class CheckerResult:
+    """The play of a turn against the best, in cubeless money equity (mover's view)."""
+
+    played: Move
+    best: Move
+    played_equity: float
+    best_equity: float
+    forced: bool
+    legal_moves: int
+    candidates: tuple[RankedMove, ...]  # best first; the played one included
+
+    @property
+    def error(self) -> float:
+        return max(0.0, self.best_equity - self.played_equity)
+
+
+@dataclass(frozen=True)
+class LuckResult:
+    """The roll's equity (its best play at 0-ply) against the average over all rolls."""
+
+    equity: float
+    average: float
+
+    @property
+    def luck(self) -> float:
+        return self.equity - self.average
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    task: TurnTask
+    cube: CubeDecision | None  # at the match score (MWC), from the player on roll's probabilities
+    checker: CheckerResult | None
+    luck: LuckResult | None
+
+
+def analyse_turn(task: TurnTask, plies: int, evaluator: Evaluator | None = None) -> TurnResult:
+    """Analyse one turn at ``plies``: the cube decision (if the cube was there), luck, the play."""
+    cube = None
+    if task.cube_action is not None:
+        cube = _cube(task, plies, evaluator)
+    checker = luck = None
+    if task.dice is not None and task.played is not None:
+        checker = _checker(task.position, task.dice, task.played, plies, evaluator)
+        luck = _luck(task.position, task.dice, task.opening, evaluator)
+    return TurnResult(task, cube, checker, luck)
+
+
+def _cube(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDecision | None:
+    """The cube decision at the score from ``plies``-deep cubeless probabilities (None: no cube action)."""
+    chances = evaluate(task.position, plies, evaluator=evaluator).probabilities
+    decision = cube_decision(task.position, task.match, probabilities=chances)
+    return decision if decision.errors is not None else None
+
+
+def _checker(
+    position: Position, dice: tuple[int, int], played: Move, plies: int, evaluator: Evaluator | None
+) -> CheckerResult:
+    legal = legal_moves(position, dice)
+    if len(legal) == 1:
+        only = legal.move(0)
+        return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
+    ranked = rank_legal_moves(legal, plies, evaluator=evaluator)
+    index = next((i for i, candidate in enumerate(ranked) if candidate.move == played), None)
+    if index is None:
+        index = next(i for i, candidate in enumerate(ranked) if candidate.move == legal.move(legal.index(played)))
+    mine = ranked[index]
+    if mine.plies < plies:  # the played move was not a candidate: search it as deep as the best
+        deeper = evaluate(mine.position, plies, evaluator=evaluator).probabilities
+        mover_view = flip_probabilities(np.asarray(deeper))
+        mine = RankedMove(mine.move, mine.position, tuple(float(x) for x in mover_view), plies)  # type: ignore[arg-type]
+        ranked[index] = mine
+    searched = sorted((m for m in ranked if m.plies == plies), key=lambda m: -m.equity)
+    best = searched[0]
+    kept = [m for m in ranked if m.plies == plies][:KEPT_CANDIDATES]
+    kept = sorted({id(m): m for m in [*kept, mine]}.values(), key=lambda m: (-m.plies, -m.equity))
+    return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept))
+
+
+def _luck(position: Position, dice: tuple[int, int], opening: bool, evaluator: Evaluator | None) -> LuckResult:
+    """Equity of the best 0-ply play of ``dice`` against the weighted average over every roll."""
+    rolls = OPENING_ROLL_WEIGHTS if opening else ROLL_WEIGHTS
+    children = [np.ascontiguousarray(legal_moves(position, roll).positions) for roll, _ in rolls]
+    static: Any = evaluator or default_evaluator()
+    values = static.evaluate_batch(np.concatenate(children))
+    best_by_roll = {}
+    start = 0
+    for (roll, _), block in zip(rolls, children, strict=True):
+        rows = values[start : start + len(block)]
+        start += len(block)
+        best_by_roll[roll] = max(-money_equity(row) for row in rows)  # children are the opponent's view
+    total_weight = sum(weight for _, weight in rolls)
+    average = sum(best_by_roll[roll] * weight for roll, weight in rolls) / total_weight
+    high_first = (max(dice), min(dice))
+    return LuckResult(best_by_roll[high_first], average)
