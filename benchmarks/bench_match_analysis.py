@@ -1,0 +1,172 @@
+"""analyze_match against GNU Backgammon's own match analysis (gnubg as a measuring stick only).
+
+Matches are played by two gnubg players of different strength (evaluation noise, see
+gnubg_matches.py), then analysed by gnubg (``analyse match`` on one thread) and by
+bgengine at the same depth. Compared per player: the checker-play error rate (mEMG per
+unforced move; goal within 25% of gnubg's), which player is rated worse, and the overlap
+of the checker plays gnubg marks very bad with the ones bgengine marks.
+
+Error rates and overlap over several matches, writing the raw figures:
+    python benchmarks/bench_match_analysis.py compare --plies 2 \
+        --out benchmarks/results/match_analysis_vs_gnubg.json
+Time of a 15-point match on one and two workers, with gnubg's time in the same run:
+    python benchmarks/bench_match_analysis.py time --length 15 --seed 10 --plies 2
+Quick timing under pytest (0-ply, the committed 5-point match, counts checked first):
+    python -m pytest benchmarks/bench_match_analysis.py --benchmark-enable
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gnubg_matches import analyse_with_gnubg, play_match_with_gnubg  # noqa: E402
+
+import bgengine as bg  # noqa: E402
+from bgengine.analysis.match_analysis import Mark  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+#: (length, seed) of the matches compared; player 0 plays with noise 0.005, player 1 with 0.05.
+MATCHES = ((5, 1), (7, 2), (7, 3), (9, 21), (15, 9))
+NOISE = (0.005, 0.05)
+
+
+def marked_checker_plays(analysis: bg.MatchAnalysis, at_least: Mark) -> set[tuple[int, int]]:
+    """(game, ordinal of the checker play in its game), as gnubg_matches numbers gnubg's marks."""
+    found = set()
+    for game_index, game in enumerate(analysis.games):
+        for ordinal, play in enumerate(game.checker_plays):
+            if play.mark.severity >= at_least.severity:
+                found.add((game_index, ordinal))
+    return found
+
+
+def compare_match(sgf: Path, plies: int) -> dict[str, Any]:
+    """gnubg's and bgengine's analyses of one match, side by side, per player."""
+    gnubg = analyse_with_gnubg(sgf, plies)
+    match = bg.read_sgf(sgf)
+    started = time.perf_counter()
+    ours = bg.analyze_match(match, plies)
+    seconds = time.perf_counter() - started
+    players = []
+    for player in (0, 1):
+        theirs, mine = gnubg.players[player], ours.players[player]
+        players.append({
+            "player": player,
+            "unforced_moves": {"gnubg": theirs.unforced_moves, "bgengine": mine.unforced_moves},
+            "checker_rate": {"gnubg": theirs.checker_rate, "bgengine": round(mine.checker_rate, 2)},
+            "ratio": round(mine.checker_rate / theirs.checker_rate, 3) if theirs.checker_rate else None,
+            "very_bad": {"gnubg": theirs.very_bad_moves, "bgengine": mine.checker_marks["very bad"]},
+            "overall_rate": {"gnubg": theirs.overall_rate, "bgengine": round(mine.overall_rate, 2)},
+            "luck": {"gnubg": theirs.luck, "bgengine": round(mine.luck, 3)},
+        })
+    ours_very_bad = marked_checker_plays(ours, Mark.VERY_BAD)
+    ours_bad = marked_checker_plays(ours, Mark.BAD)
+    worse_gnubg = max((0, 1), key=lambda p: gnubg.players[p].checker_rate)
+    worse_ours = max((0, 1), key=lambda p: ours.players[p].checker_rate)
+    return {
+        "file": sgf.name,
+        "length": match.length,
+        "checker_plays": len(ours.checker_plays),
+        "players": players,
+        "same_player_rated_worse": worse_gnubg == worse_ours,
+        "gnubg_very_bad": len(gnubg.very_bad_checker_plays),
+        "very_bad_also_very_bad_in_bgengine": len(gnubg.very_bad_checker_plays & ours_very_bad),
+        "very_bad_marked_bad_or_worse_in_bgengine": len(gnubg.very_bad_checker_plays & ours_bad),
+        "bgengine_very_bad": len(ours_very_bad),
+        "seconds": {"gnubg": round(gnubg.seconds, 2), "bgengine": round(seconds, 2)},
+    }
+
+
+def compare(plies: int, folder: Path) -> dict[str, Any]:
+    results = []
+    for length, seed in MATCHES:
+        sgf, _ = play_match_with_gnubg(length, seed, NOISE, folder, f"match_{length}_{seed}")
+        result = compare_match(sgf, plies)
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    totals: dict[str, Any] = {"plies": plies, "noise": NOISE, "matches": results}
+    for player in (0, 1):
+        gnubg_error = sum(r["players"][player]["checker_rate"]["gnubg"] * r["players"][player]["unforced_moves"]["gnubg"]
+                          for r in results)
+        gnubg_moves = sum(r["players"][player]["unforced_moves"]["gnubg"] for r in results)
+        ours_error = sum(r["players"][player]["checker_rate"]["bgengine"]
+                         * r["players"][player]["unforced_moves"]["bgengine"] for r in results)
+        ours_moves = sum(r["players"][player]["unforced_moves"]["bgengine"] for r in results)
+        totals[f"player_{player}_pooled_rate"] = {"gnubg": round(gnubg_error / gnubg_moves, 2),
+                                                  "bgengine": round(ours_error / ours_moves, 2)}
+    very_bad = sum(r["gnubg_very_bad"] for r in results)
+    totals["very_bad_overlap"] = {
+        "gnubg_very_bad": very_bad,
+        "also_very_bad": sum(r["very_bad_also_very_bad_in_bgengine"] for r in results),
+        "bad_or_worse": sum(r["very_bad_marked_bad_or_worse_in_bgengine"] for r in results),
+    }
+    return totals
+
+
+def time_match(length: int, seed: int, plies: int, folder: Path) -> dict[str, Any]:
+    """bgengine on one and on two workers, then gnubg on one thread, on the same match in one run."""
+    sgf, _ = play_match_with_gnubg(length, seed, NOISE, folder, f"match_{length}_{seed}")
+    match = bg.read_sgf(sgf)
+    bg.evaluate(bg.Position.initial(), 0)  # load the weights and tables before timing
+    timings: dict[str, Any] = {"file": sgf.name, "length": length, "seed": seed, "plies": plies}
+    answers = []
+    for workers in (1, 2):
+        with cf.ThreadPoolExecutor(max_workers=workers) as pool:
+            started = time.perf_counter()
+            analysis = bg.analyze_match(match, plies, executor=pool)
+            timings[f"bgengine_{workers}_worker_seconds"] = round(time.perf_counter() - started, 2)
+        answers.append(analysis)
+    assert answers[0] == answers[1], "the answers must not depend on the number of workers"
+    timings["checker_plays"] = len(answers[0].checker_plays)
+    timings["gnubg_1_thread_seconds"] = round(analyse_with_gnubg(sgf, plies).seconds, 2)
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["compare", "time"])
+    parser.add_argument("--plies", type=int, default=2)
+    parser.add_argument("--length", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--out", type=Path, help="write the results as JSON")
+    parser.add_argument("--folder", type=Path, help="keep the generated matches here (default: a temporary folder)")
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bgengine-matches-") as scratch:
+        folder = arguments.folder or Path(scratch)
+        if arguments.mode == "compare":
+            result = compare(arguments.plies, folder)
+        else:
+            result = time_match(arguments.length, arguments.seed, arguments.plies, folder)
+    print(json.dumps(result, indent=2))
+    if arguments.out:
+        arguments.out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+# ----- pytest-benchmark ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def five_point_match() -> bg.Match:
+    return bg.read_sgf(DATA / "gnubg_match_5.sgf")
+
+
+def test_analysis_of_a_5_point_match_at_0_ply(benchmark, five_point_match):
+    analysis = bg.analyze_match(five_point_match, 0)
+    assert len(analysis.checker_plays) == 58 and len(analysis.games) == 2
+    result = benchmark(bg.analyze_match, five_point_match, 0)
+    assert result == analysis
+
+
+if __name__ == "__main__":
+    main()
