@@ -39,6 +39,8 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 #: (length, seed) of the matches compared; player 0 plays with noise 0.005, player 1 with 0.05.
 MATCHES = ((5, 1), (7, 2), (7, 3), (9, 21), (15, 9))
 NOISE = (0.005, 0.05)
+#: The equity measures of checker plays and luck compared (analyze_match's ``equity``).
+MEASURES = ("money", "match")
 
 
 def marked_checker_plays(analysis: bg.MatchAnalysis, at_least: Mark) -> set[tuple[int, int]]:
@@ -52,40 +54,42 @@ def marked_checker_plays(analysis: bg.MatchAnalysis, at_least: Mark) -> set[tupl
 
 
 def compare_match(sgf: Path, plies: int) -> dict[str, Any]:
-    """gnubg's and bgengine's analyses of one match, side by side, per player."""
+    """gnubg's and bgengine's analyses of one match, side by side, per player, for both equity measures."""
     gnubg = analyse_with_gnubg(sgf, plies)
     match = bg.read_sgf(sgf)
-    started = time.perf_counter()
-    ours = bg.analyze_match(match, plies)
-    seconds = time.perf_counter() - started
+    ours, seconds = {}, {}
+    for measure in MEASURES:
+        started = time.perf_counter()
+        ours[measure] = bg.analyze_match(match, plies, equity=measure)
+        seconds[measure] = round(time.perf_counter() - started, 2)
     players = []
     for player in (0, 1):
-        theirs, mine = gnubg.players[player], ours.players[player]
-        players.append({
-            "player": player,
-            "unforced_moves": {"gnubg": theirs.unforced_moves, "bgengine": mine.unforced_moves},
-            "checker_rate": {"gnubg": theirs.checker_rate, "bgengine": round(mine.checker_rate, 2)},
-            "ratio": round(mine.checker_rate / theirs.checker_rate, 3) if theirs.checker_rate else None,
-            "very_bad": {"gnubg": theirs.very_bad_moves, "bgengine": mine.checker_marks["very bad"]},
-            "overall_rate": {"gnubg": theirs.overall_rate, "bgengine": round(mine.overall_rate, 2)},
-            "luck": {"gnubg": theirs.luck, "bgengine": round(mine.luck, 3)},
-        })
-    ours_very_bad = marked_checker_plays(ours, Mark.VERY_BAD)
-    ours_bad = marked_checker_plays(ours, Mark.BAD)
+        theirs = gnubg.players[player]
+        entry: dict[str, Any] = {"player": player, "gnubg": {
+            "unforced_moves": theirs.unforced_moves, "checker_rate": theirs.checker_rate,
+            "very_bad": theirs.very_bad_moves, "overall_rate": theirs.overall_rate, "luck": theirs.luck}}
+        for measure, analysis in ours.items():
+            mine = analysis.players[player]
+            entry[measure] = {
+                "unforced_moves": mine.unforced_moves, "checker_rate": round(mine.checker_rate, 2),
+                "ratio": round(mine.checker_rate / theirs.checker_rate, 3) if theirs.checker_rate else None,
+                "very_bad": mine.checker_marks["very bad"], "overall_rate": round(mine.overall_rate, 2),
+                "luck": round(mine.luck, 3)}
+        players.append(entry)
+    result: dict[str, Any] = {"file": sgf.name, "length": match.length, "checker_plays": len(ours["money"].checker_plays),
+                              "players": players, "gnubg_very_bad": len(gnubg.very_bad_checker_plays),
+                              "seconds": {"gnubg": round(gnubg.seconds, 2), **seconds}}
     worse_gnubg = max((0, 1), key=lambda p: gnubg.players[p].checker_rate)
-    worse_ours = max((0, 1), key=lambda p: ours.players[p].checker_rate)
-    return {
-        "file": sgf.name,
-        "length": match.length,
-        "checker_plays": len(ours.checker_plays),
-        "players": players,
-        "same_player_rated_worse": worse_gnubg == worse_ours,
-        "gnubg_very_bad": len(gnubg.very_bad_checker_plays),
-        "very_bad_also_very_bad_in_bgengine": len(gnubg.very_bad_checker_plays & ours_very_bad),
-        "very_bad_marked_bad_or_worse_in_bgengine": len(gnubg.very_bad_checker_plays & ours_bad),
-        "bgengine_very_bad": len(ours_very_bad),
-        "seconds": {"gnubg": round(gnubg.seconds, 2), "bgengine": round(seconds, 2)},
-    }
+    for measure, analysis in ours.items():
+        very_bad = marked_checker_plays(analysis, Mark.VERY_BAD)
+        result[measure] = {
+            "same_player_rated_worse": worse_gnubg == max((0, 1), key=lambda p: analysis.players[p].checker_rate),
+            "very_bad": len(very_bad),
+            "gnubg_very_bad_also_very_bad": len(gnubg.very_bad_checker_plays & very_bad),
+            "gnubg_very_bad_marked_bad_or_worse": len(
+                gnubg.very_bad_checker_plays & marked_checker_plays(analysis, Mark.BAD)),
+        }
+    return result
 
 
 def compare(plies: int, folder: Path) -> dict[str, Any]:
@@ -97,20 +101,19 @@ def compare(plies: int, folder: Path) -> dict[str, Any]:
         print(json.dumps(result), flush=True)
     totals: dict[str, Any] = {"plies": plies, "noise": NOISE, "matches": results}
     for player in (0, 1):
-        gnubg_error = sum(r["players"][player]["checker_rate"]["gnubg"] * r["players"][player]["unforced_moves"]["gnubg"]
-                          for r in results)
-        gnubg_moves = sum(r["players"][player]["unforced_moves"]["gnubg"] for r in results)
-        ours_error = sum(r["players"][player]["checker_rate"]["bgengine"]
-                         * r["players"][player]["unforced_moves"]["bgengine"] for r in results)
-        ours_moves = sum(r["players"][player]["unforced_moves"]["bgengine"] for r in results)
-        totals[f"player_{player}_pooled_rate"] = {"gnubg": round(gnubg_error / gnubg_moves, 2),
-                                                  "bgengine": round(ours_error / ours_moves, 2)}
-    very_bad = sum(r["gnubg_very_bad"] for r in results)
-    totals["very_bad_overlap"] = {
-        "gnubg_very_bad": very_bad,
-        "also_very_bad": sum(r["very_bad_also_very_bad_in_bgengine"] for r in results),
-        "bad_or_worse": sum(r["very_bad_marked_bad_or_worse_in_bgengine"] for r in results),
-    }
+        pooled = {}
+        for source in ("gnubg", *MEASURES):
+            figures = [r["players"][player][source] for r in results]
+            error = sum(f["checker_rate"] * f["unforced_moves"] for f in figures)
+            pooled[source] = round(error / sum(f["unforced_moves"] for f in figures), 2)
+        totals[f"player_{player}_pooled_checker_rate"] = pooled
+    totals["gnubg_very_bad"] = sum(r["gnubg_very_bad"] for r in results)
+    for measure in MEASURES:
+        totals[f"{measure}_overlap"] = {
+            key: sum(r[measure][key] for r in results)
+            for key in ("very_bad", "gnubg_very_bad_also_very_bad", "gnubg_very_bad_marked_bad_or_worse")
+        }
+        totals[f"{measure}_same_player_rated_worse"] = sum(r[measure]["same_player_rated_worse"] for r in results)
     return totals
 
 

@@ -10,8 +10,8 @@ import pytest
 import bgengine as bg
 from bgengine import AnalysisThresholds, Match, MatchState, Position, analyze_match, rank_moves
 from bgengine.analysis.match_analysis import CubeError, Mark, _cube_choices, turn_tasks
-from bgengine.analysis.turns import ROLL_WEIGHTS, CubeAction, TurnTask, _luck, analyse_turn
-from bgengine.cube.match_equity import MatchScore, emg_reference
+from bgengine.analysis.turns import ROLL_WEIGHTS, CubeAction, EquityWeights, TurnTask, _luck, analyse_turn
+from bgengine.cube.match_equity import MatchScore, cubeless_mwc, emg_reference, mwc_to_emg
 from bgengine.errors import InvalidSettingsError
 from bgengine.game.actions import Double, Pass, Play, Roll
 
@@ -102,7 +102,7 @@ def test_taking_a_too_good_double_is_a_wrong_take_and_not_doubling_is_right():
 
 def test_the_luck_of_the_36_rolls_averages_to_zero():
     position = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
-    lucks = {dice: _luck(position, dice, False, None).luck for dice, _ in ROLL_WEIGHTS}
+    lucks = {dice: _luck(position, dice, False, None, EquityWeights.money()).luck for dice, _ in ROLL_WEIGHTS}
     assert sum(lucks[dice] * weight for dice, weight in ROLL_WEIGHTS) / 36 == pytest.approx(0.0, abs=1e-9)
     assert max(lucks.values()) > 0 > min(lucks.values())
 
@@ -197,3 +197,25 @@ def test_thresholds_are_checked_and_used():
 def test_a_match_is_required():
     with pytest.raises(TypeError):
         analyze_match("match.mat")  # type: ignore[arg-type]
+
+
+def test_match_equity_is_the_cubeless_mwc_at_the_score_as_emg():
+    state = MatchState(match_length=7, score=(4, 1), cube_value=2, cube_owner=1, on_roll=1)
+    measure = EquityWeights.at_score(state)
+    for probabilities in ((0.6, 0.2, 0.02, 0.1, 0.01), (0.3, 0.05, 0.0, 0.25, 0.03), (1.0, 1.0, 1.0, 0.0, 0.0)):
+        table, score = bg.default_met(), MatchScore.from_match_state(state)
+        expected = mwc_to_emg(cubeless_mwc(probabilities, state), table, score)
+        assert measure.equity(probabilities) == pytest.approx(expected)
+    assert EquityWeights.money().equity((0.6, 0.2, 0.02, 0.1, 0.01)) == pytest.approx(0.2 + 0.2 + 0.02 - 0.1 - 0.01)
+
+
+def test_gammons_are_worth_nothing_at_double_match_point():
+    assert EquityWeights.at_score(MatchState(match_length=5, score=(4, 4))).weights == (2.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def test_the_match_measure_is_named_in_the_note_and_other_measures_are_refused():
+    analysis = analyze_match(two_plays(0), plies=0, equity="match")
+    assert "match winning chance" in analysis.equity_note and analysis.equity == "match"
+    assert all(play.error >= 0 for play in analysis.checker_plays)
+    with pytest.raises(InvalidSettingsError):
+        analyze_match(two_plays(0), plies=0, equity="cubeful")

@@ -106,3 +106,14 @@ def test_a_bad_file_exits_2_with_one_line(tmp_path, content, fragment):
 def test_a_missing_file_exits_2():
     result = run("analyze-match", "/nonexistent/match.sgf")
     assert result.exit_code == 2 and "cannot read" in result.stderr
+
+
+def test_equity_match_measures_by_the_score(document):
+    result = run("analyze-match", SGF, "--plies", "0", "--equity", "match", "--json")
+    assert result.exit_code == 0, result.stderr
+    other = json.loads(result.stdout)
+    assert other["equity_measure"] == "match" and document["equity_measure"] == "money"
+    assert "match winning chance" in other["equity"]
+    # the same moves are unforced; the cube decisions do not depend on the measure
+    assert [p["unforced_moves"] for p in other["players"]] == [p["unforced_moves"] for p in document["players"]]
+    assert [p["cube_error"] for p in other["players"]] == [p["cube_error"] for p in document["players"]]

@@ -2,9 +2,10 @@
 
 Checker plays and luck are measured in cubeless money equity (the engine has no cubeful
 evaluation yet), per unit of the current cube: GNU Backgammon's EMG, "equivalent to
-money game". In a match each EMG amount also gets its match winning chance (MWC) at the
-score, by the linear map that makes a single game won at the current cube +1 EMG and one
-lost -1 EMG. Cube decisions use the match's cube logic (``cube_decision`` at the score,
+money game"; ``equity="match"`` measures them instead by the cubeless match winning
+chance at the score, rescaled to EMG (gammons valued as the score values them). Each EMG
+amount also gets its match winning chance (MWC) at the score, by the linear map that
+makes a single game won at the current cube +1 EMG and one lost -1 EMG. Cube decisions use the match's cube logic (``cube_decision`` at the score,
 in MWC, then EMG). docs/analysis.md defines every figure.
 """
 
@@ -13,10 +14,18 @@ from __future__ import annotations
 import concurrent.futures as cf
 import enum
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bgengine.analysis.turns import CheckerResult, CubeAction, TurnResult, TurnTask, analyse_turn
+from bgengine.analysis.turns import (
+    EQUITY_MEASURES,
+    Candidate,
+    CheckerResult,
+    CubeAction,
+    TurnResult,
+    TurnTask,
+    analyse_turn,
+)
 from bgengine.cube.decision import CubeDecision
 from bgengine.cube.match_equity import MatchScore, emg_reference
 from bgengine.cube.met import MatchEquityTable, default_met
@@ -29,11 +38,13 @@ from bgengine.match_state import MatchState
 from bgengine.move import Move
 from bgengine.position import Position
 
-#: What the numbers are: said in every report until cubeful evaluation exists.
-EQUITY_NOTE = (
-    "checker plays and luck in cubeless money equity per current cube (EMG), converted to MWC at the score;"
-    " cube decisions by the match cube model from cubeless probabilities"
-)
+#: What the numbers are, by equity measure: said in every report until cubeful evaluation exists.
+EQUITY_NOTES = {
+    "money": "checker plays and luck in cubeless money equity per current cube (EMG), converted to MWC at the score;"
+             " cube decisions by the match cube model from cubeless probabilities",
+    "match": "checker plays and luck in cubeless match winning chance at the score, as EMG (equity per current cube);"
+             " cube decisions by the match cube model from cubeless probabilities",
+}
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,7 @@ class CheckerPlay:
     error_mwc: float
     forced: bool
     mark: Mark
-    candidates: tuple[Any, ...]  # RankedMove, best first, the played one among them
+    candidates: tuple[Candidate, ...]  # best first, the played one among them
 
     @property
     def kind(self) -> str:
@@ -311,7 +322,12 @@ class MatchAnalysis:
     games: tuple[GameAnalysis, ...]
     players: tuple[PlayerStatistics, PlayerStatistics]
     result_mwc: tuple[float, float]  # final MWC minus MWC at 0-0 (+0.5 / -0.5 for a finished match)
-    equity_note: str = EQUITY_NOTE
+    equity: str = "money"  # the measure of checker plays and luck: "money" or "match"
+
+    @property
+    def equity_note(self) -> str:
+        """What the equities are, in words."""
+        return EQUITY_NOTES[self.equity]
 
     @property
     def luck_adjusted_mwc(self) -> tuple[float, float]:
@@ -355,6 +371,7 @@ def analyze_match(
     thresholds: AnalysisThresholds = AnalysisThresholds(),
     evaluator: Evaluator | None = None,
     met: MatchEquityTable | None = None,
+    equity: str = "money",
 ) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match`` at ``plies`` (0..3).
 
@@ -363,6 +380,8 @@ def analyze_match(
     other in this thread; the answers are the same either way. ``progress(done, total)``
     is called in this thread as turns finish. ``evaluator`` replaces the engine's network
     (it must be picklable for a process pool); ``met`` the default match equity table.
+    ``equity`` measures checker plays and luck: "money" (cubeless money equity, the
+    default) or "match" (cubeless match winning chance at the score, as EMG).
     """
     if not isinstance(match, Match):
         raise TypeError(f"expected a Match, got {type(match).__name__}")
@@ -370,7 +389,10 @@ def analyze_match(
         raise InvalidSettingsError(f"plies must be a whole number 0..{MAX_PLIES}, got {plies!r}")
     if not isinstance(thresholds, AnalysisThresholds):
         raise InvalidSettingsError(f"thresholds must be AnalysisThresholds, got {type(thresholds).__name__}")
-    tasks = [task for index, game in enumerate(match.games) for task in turn_tasks(game, index)]
+    if equity not in EQUITY_MEASURES:
+        raise InvalidSettingsError(f"equity must be one of {', '.join(EQUITY_MEASURES)}, got {equity!r}")
+    tasks = [replace(task, equity=equity, met=met)
+             for index, game in enumerate(match.games) for task in turn_tasks(game, index)]
     results = _run(tasks, plies, executor, progress, evaluator)
     table = met or default_met()
     games = []
@@ -397,6 +419,7 @@ def analyze_match(
         games=tuple(games),
         players=players,
         result_mwc=(final - start, start - final),
+        equity=equity,
     )
 
 

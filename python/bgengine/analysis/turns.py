@@ -3,8 +3,11 @@
 A ``TurnTask`` holds everything a turn needs (the position before the roll from the
 player on roll, the match state, what was done), so turns are independent of each other:
 ``analyse_turn`` is a pure function that any executor (threads, processes, a cluster) can
-run in any order with the same answers. Equities are cubeless money equities, the player
-on roll's view, per unit of the current cube (EMG); the match layer converts them to MWC.
+run in any order with the same answers. Equities are cubeless, the player on roll's view,
+per unit of the current cube (EMG): money equity (``equity="money"``), or the match winning
+chance at the score rescaled to EMG (``equity="match"``: gammons valued as the score values
+them). Both are linear in the probabilities (``EquityWeights``); the match layer converts
+them to MWC.
 """
 
 from __future__ import annotations
@@ -16,15 +19,9 @@ from typing import Any
 import numpy as np
 
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.evaluation.evaluator import (
-    Evaluator,
-    RankedMove,
-    default_evaluator,
-    evaluate,
-    flip_probabilities,
-    money_equity,
-    rank_legal_moves,
-)
+from bgengine.cube.match_equity import MatchScore, mwc_after_game
+from bgengine.cube.met import MatchEquityTable, default_met
+from bgengine.evaluation.evaluator import Evaluator, default_evaluator, evaluate, flip_probabilities, rank_legal_moves
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
 from bgengine.position import Position
@@ -39,6 +36,54 @@ OPENING_ROLL_WEIGHTS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 )
 #: Ranked plays kept per checker play for reports (the played one is always kept too).
 KEPT_CANDIDATES = 5
+#: How equities are measured: cubeless money equity, or cubeless match winning chance as EMG.
+EQUITY_MEASURES = ("money", "match")
+
+
+@dataclass(frozen=True)
+class EquityWeights:
+    """A cubeless equity linear in the 5-vector: ``constant + weights . probabilities`` (EMG).
+
+    Money: -1 + 2 win + win_g + win_bg - lose_g - lose_bg. Match: the MWC of the results at
+    the score and cube (W1..W3 winning single/gammon/backgammon, L1..L3 losing), rescaled
+    so that W1 is +1 and L1 is -1, which is money equity when the W and L are 1, 2, 3.
+    """
+
+    constant: float
+    weights: tuple[float, float, float, float, float]
+
+    @classmethod
+    def money(cls) -> EquityWeights:
+        return cls(-1.0, (2.0, 1.0, 1.0, -1.0, -1.0))
+
+    @classmethod
+    def at_score(cls, match: MatchState, met: MatchEquityTable | None = None) -> EquityWeights:
+        table = met or default_met()
+        score = MatchScore.from_match_state(match)
+        cube = score.cube_value
+        win = [mwc_after_game(table, score, points * cube, 0) for points in (1, 2, 3)]
+        lose = [mwc_after_game(table, score, 0, points * cube) for points in (1, 2, 3)]
+        scale = 2.0 / (win[0] - lose[0])
+        weights = (2.0, scale * (win[1] - win[0]), scale * (win[2] - win[1]),
+                   scale * (lose[1] - lose[0]), scale * (lose[2] - lose[1]))
+        return cls(-1.0, weights)
+
+    @classmethod
+    def of(cls, measure: str, match: MatchState, met: MatchEquityTable | None = None) -> EquityWeights:
+        return cls.money() if measure == "money" else cls.at_score(match, met)
+
+    def equity(self, probabilities: Any) -> Any:
+        """The equity of one 5-vector, or of each row of an (n, 5) array."""
+        return self.constant + np.asarray(probabilities, dtype=np.float64) @ np.asarray(self.weights)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A play with its equity (the measure's, the mover's view) and the depth it was searched."""
+
+    move: Move
+    equity: float
+    plies: int
 
 
 class CubeAction(enum.Enum):
@@ -69,6 +114,8 @@ class TurnTask:
     dice: tuple[int, int] | None
     played: Move | None
     checker_match: MatchState | None = None  # the state at the checker play (dice set; cube as turned)
+    equity: str = "money"  # one of EQUITY_MEASURES
+    met: MatchEquityTable | None = None  # for equity="match" (None: the default table)
 
 
 @dataclass(frozen=True)
@@ -81,7 +128,7 @@ class CheckerResult:
     best_equity: float
     forced: bool
     legal_moves: int
-    candidates: tuple[RankedMove, ...]  # best first; the played one included
+    candidates: tuple[Candidate, ...]  # best first; the played one included
 
     @property
     def error(self) -> float:
@@ -114,9 +161,10 @@ def analyse_turn(task: TurnTask, plies: int, evaluator: Evaluator | None = None)
     if task.cube_action is not None:
         cube = _cube(task, plies, evaluator)
     checker = luck = None
-    if task.dice is not None and task.played is not None:
-        checker = _checker(task.position, task.dice, task.played, plies, evaluator)
-        luck = _luck(task.position, task.dice, task.opening, evaluator)
+    if task.dice is not None and task.played is not None and task.checker_match is not None:
+        measure = EquityWeights.of(task.equity, task.checker_match, task.met)
+        checker = _checker(task.position, task.dice, task.played, plies, evaluator, measure)
+        luck = _luck(task.position, task.dice, task.opening, evaluator, measure)
     return TurnResult(task, cube, checker, luck)
 
 
@@ -128,41 +176,43 @@ def _cube(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDecisi
 
 
 def _checker(
-    position: Position, dice: tuple[int, int], played: Move, plies: int, evaluator: Evaluator | None
+    position: Position, dice: tuple[int, int], played: Move, plies: int, evaluator: Evaluator | None,
+    measure: EquityWeights,
 ) -> CheckerResult:
     legal = legal_moves(position, dice)
     if len(legal) == 1:
         only = legal.move(0)
         return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
     ranked = rank_legal_moves(legal, plies, evaluator=evaluator)
-    index = next((i for i, candidate in enumerate(ranked) if candidate.move == played), None)
-    if index is None:
-        index = next(i for i, candidate in enumerate(ranked) if candidate.move == legal.move(legal.index(played)))
-    mine = ranked[index]
+    played = legal.move(legal.index(played))  # as the generator lists it
+    candidates = [Candidate(m.move, float(measure.equity(m.probabilities)), m.plies) for m in ranked]
+    index = next(i for i, candidate in enumerate(candidates) if candidate.move == played)
+    mine = candidates[index]
     if mine.plies < plies:  # the played move was not a candidate: search it as deep as the best
-        deeper = evaluate(mine.position, plies, evaluator=evaluator).probabilities
+        deeper = evaluate(ranked[index].position, plies, evaluator=evaluator).probabilities
         mover_view = flip_probabilities(np.asarray(deeper))
-        mine = RankedMove(mine.move, mine.position, tuple(float(x) for x in mover_view), plies)  # type: ignore[arg-type]
-        ranked[index] = mine
-    searched = sorted((m for m in ranked if m.plies == plies), key=lambda m: -m.equity)
+        mine = candidates[index] = Candidate(mine.move, float(measure.equity(mover_view)), plies)
+    searched = sorted((c for c in candidates if c.plies == plies), key=lambda c: -c.equity)
     best = searched[0]
-    kept = [m for m in ranked if m.plies == plies][:KEPT_CANDIDATES]
-    kept = sorted({id(m): m for m in [*kept, mine]}.values(), key=lambda m: (-m.plies, -m.equity))
-    return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept))
+    kept = {c.move: c for c in searched[:KEPT_CANDIDATES]}
+    kept.setdefault(mine.move, mine)
+    return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept.values()))
 
 
-def _luck(position: Position, dice: tuple[int, int], opening: bool, evaluator: Evaluator | None) -> LuckResult:
+def _luck(
+    position: Position, dice: tuple[int, int], opening: bool, evaluator: Evaluator | None, measure: EquityWeights
+) -> LuckResult:
     """Equity of the best 0-ply play of ``dice`` against the weighted average over every roll."""
     rolls = OPENING_ROLL_WEIGHTS if opening else ROLL_WEIGHTS
     children = [np.ascontiguousarray(legal_moves(position, roll).positions) for roll, _ in rolls]
     static: Any = evaluator or default_evaluator()
     values = static.evaluate_batch(np.concatenate(children))
+    equities = measure.equity(flip_probabilities(values))  # children are the opponent's view
     best_by_roll = {}
     start = 0
     for (roll, _), block in zip(rolls, children, strict=True):
-        rows = values[start : start + len(block)]
+        best_by_roll[roll] = float(np.max(equities[start : start + len(block)]))
         start += len(block)
-        best_by_roll[roll] = max(-money_equity(row) for row in rows)  # children are the opponent's view
     total_weight = sum(weight for _, weight in rolls)
     average = sum(best_by_roll[roll] * weight for roll, weight in rolls) / total_weight
     high_first = (max(dice), min(dice))

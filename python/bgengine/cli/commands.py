@@ -581,10 +581,13 @@ def bench(seconds: float, as_json: bool) -> None:
               help="Depth of the analysis: plays' candidates, cube decisions.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads analysing turns (default: one per core). The answers do not depend on it.")
+@click.option("--equity", type=click.Choice(["money", "match"]), default="money", show_default=True,
+              help="Measure checker plays and luck by cubeless money equity or by cubeless MWC at the score.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="REPORT.html",
               help="Also write a self-contained HTML report with the marked decisions' boards.")
 @json_option
-def analyze_match(file: str, plies: int, workers: int | None, html_path: str | None, as_json: bool) -> None:
+def analyze_match(file: str, plies: int, workers: int | None, equity: str, html_path: str | None,
+                  as_json: bool) -> None:
     """Every checker play, cube decision and roll of a match file (GNU Backgammon .sgf or Jellyfish .mat)
     rated: error rates and PR per player, luck, and the bad and very bad decisions."""
     import concurrent.futures as cf
@@ -595,7 +598,7 @@ def analyze_match(file: str, plies: int, workers: int | None, html_path: str | N
     match = _checked(lambda: read_match_file(file), "FILE")
     with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         with analysis_progress(sys.stderr.isatty()) as progress:
-            analysis = analyse(match, plies, executor=pool, progress=progress)
+            analysis = analyse(match, plies, executor=pool, progress=progress, equity=equity)
     if html_path is not None:
         from bgengine.cli.match_html import html_report
 

@@ -154,6 +154,7 @@ def match_analysis_dict(analysis: MatchAnalysis, file: str | None = None) -> dic
         },
         "plies": analysis.plies,
         "equity": analysis.equity_note,
+        "equity_measure": analysis.equity,
         "thresholds": {
             "doubtful": thresholds.doubtful, "bad": thresholds.bad, "very_bad": thresholds.very_bad,
             "lucky": thresholds.lucky, "very_lucky": thresholds.very_lucky, "close_cube": thresholds.close_cube,
