@@ -40,6 +40,8 @@ def play_match_with_gnubg(
 
     Both players search 0-ply with pseudo-random evaluation noise (standard deviation in
     equity) on checker play and cube. Returns the .sgf and .mat files written in ``folder``.
+    gnubg's ``set seed`` does not make the match repeatable (the noise is drawn apart from
+    the dice), so keep the files that a measurement used.
     """
     folder.mkdir(parents=True, exist_ok=True)
     sgf, mat = folder / f"{name}.sgf", folder / f"{name}.mat"
@@ -84,12 +86,12 @@ class GnubgAnalysis:
 
 
 def analyse_with_gnubg(sgf: Path, plies: int, *, timeout: float = 3600.0) -> GnubgAnalysis:
-    """gnubg's ``analyse match`` of ``sgf`` at ``plies`` on one thread, timed, with its statistics."""
+    """gnubg's ``analyse match`` of ``sgf`` (or a ``.mat`` file) at ``plies`` on one thread, timed, with its statistics."""
     with tempfile.TemporaryDirectory(prefix="bgengine-gnubg-analysis-") as folder:
         analysed = Path(folder) / "analysed.sgf"
         commands = [
             "set threads 1",
-            f"load match {sgf}",
+            f"import mat {sgf}" if sgf.suffix == ".mat" else f"load match {sgf}",
             f"set analysis chequerplay evaluation plies {plies}",
             f"set analysis cubedecision evaluation plies {plies}",
             "set analysis chequerplay evaluation cubeful on",

@@ -181,7 +181,6 @@ Examples:
   bgengine rollout 4HPwATDgc/ABMA --dice 31 --trials 1296 --seed 1
   bgengine render 4HPwATDgc/ABMA -o board.svg
   bgengine play --match 5
-  bgengine analyze-match match.sgf --plies 2 --html report.html
 """
 
 
