@@ -219,3 +219,12 @@ def test_the_match_measure_is_named_in_the_note_and_other_measures_are_refused()
     assert all(play.error >= 0 for play in analysis.checker_plays)
     with pytest.raises(InvalidSettingsError):
         analyze_match(two_plays(0), plies=0, equity="cubeful")
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_executor_gives_the_same_answers():
+    distributed = pytest.importorskip("distributed")
+    match = two_plays(-1)
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            assert analyze_match(match, plies=0, executor=client.get_executor()) == analyze_match(match, plies=0)
