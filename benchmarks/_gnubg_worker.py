@@ -52,8 +52,25 @@ def _evaluate(job):
     return {"probabilities": list(values[:5]), "equity": values[5], "class": gnubg.classifypos(board)}
 
 
+def _set_move_filters(full_width):
+    """gnubg's default move filters, or every level skipped so that every legal move gets the full depth.
+
+    (By command: gnubg 1.07's setevalhintfilter raises SystemError.)
+    """
+    for f in DEFAULT_FILTERS:
+        accept, extra, threshold = (-1, 0, 0.0) if full_width else (f["acceptmoves"], f["extramoves"], f["threshold"])
+        gnubg.command("set evaluation movefilter %d %d %d %d %f" % (f["ply"], f["level"], accept, extra, threshold))
+
+
 def _moves(job):
-    """Every legal move of the roll with gnubg's equity, best first (hint at the given plies)."""
+    """Every legal move of the roll with gnubg's equity, best first (hint at the given plies).
+
+    With "full_width" nothing prunes: every move gets the full depth, not only gnubg's candidates,
+    and the search below each move uses no pruning nets (gnubg's default uses them).
+    """
+    full_width = bool(job.get("full_width"))
+    _set_move_filters(full_width)
+    gnubg.command("set evaluation chequerplay evaluation prune %s" % ("off" if full_width else "on"))
     gnubg.command("set evaluation chequerplay evaluation plies %d" % int(job["plies"]))
     gnubg.command("set evaluation chequerplay evaluation cubeful %s" % ("on" if job.get("cubeful") else "off"))
     gnubg.command("set board %s" % job["position_id"])
@@ -61,6 +78,8 @@ def _moves(job):
         raise ValueError("gnubg did not take the board %s" % job["position_id"])
     gnubg.command("set dice %d %d" % tuple(job["dice"]))
     hint = gnubg.hint(-1)
+    if full_width and any(row["context"]["prune"] for row in hint["hint"]):
+        raise ValueError("gnubg used its pruning nets in a full-width search")
     return {
         "moves": [
             {"move": row["move"], "equity": row["equity"], "probabilities": list(row["details"]["probs"]),
@@ -79,6 +98,29 @@ def _cube(job):
             "code": code, "recommendation": text}
 
 
+def _selfplay(job):
+    """gnubg plays ``games`` cubeless money games against itself (seeded dice, both sides at ``plies``).
+
+    Every turn of every game comes back as (Position ID of the player on roll, dice); then the
+    two human players of SETUP are restored.
+    """
+    for side in (0, 1):
+        gnubg.command("set player %d gnubg" % side)
+        gnubg.command("set player %d chequerplay evaluation plies %d" % (side, int(job["plies"])))
+    for command in ("set automatic game off", "set confirm new off", "set cube use off", "set rng mersenne",
+                    "set seed %d" % int(job["seed"]), "new session"):
+        gnubg.command(command)
+    for _ in range(int(job["games"]) - 1):  # "new session" plays the first game
+        gnubg.command("new game")
+    games = [
+        [{"position_id": row["board"], "dice": list(row["dice"])} for row in game["game"] if row["action"] == "move"]
+        for game in gnubg.match(0, 1, 0, 0)["games"]
+    ]
+    for command in ("set player 0 human", "set player 1 human", "set cube use on", "new session"):
+        gnubg.command(command)
+    return {"games": games}
+
+
 def _position_id(job):
     board = _board(job)
     return {"position_id": gnubg.positionid(board), "board_from_id": gnubg.positionfromid(job["position_id"])}
@@ -91,8 +133,14 @@ def _match_id(job):
     return {"match_id": gnubg.matchid(info, position)}
 
 
+def _met(job):
+    pre, post0, post1 = gnubg.met(int(job["length"]))
+    return {"pre_crawford": [list(row) for row in pre], "post_crawford": [list(post0), list(post1)]}
+
+
 HANDLERS = {"evaluate": _evaluate, "moves": _moves, "cube": _cube, "position_id": _position_id,
-            "match_id": _match_id}
+            "match_id": _match_id, "selfplay": _selfplay, "met": _met}
+DEFAULT_FILTERS = gnubg.getevalhintfilter()
 
 
 def main():

@@ -8,7 +8,9 @@ land in each benchmark's ``extra_info``.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +18,9 @@ import pytest
 from bgcore import _bearoff
 from bgengine.evaluation import bearoff, race
 from bgengine.position import Position
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from conftest import random_race  # noqa: E402  (the tests' shared samplers)
 
 os.environ.setdefault(bearoff.CACHE_DIR_ENV, tempfile.mkdtemp(prefix="bgengine-bench-"))
 
@@ -55,13 +60,7 @@ def test_build_two_sided_six_by_six(benchmark):
 def random_race_boards(count: int, seed: int) -> np.ndarray:
     """Non-contact boards: each side on its own points 1..12."""
     rng = np.random.default_rng(seed)
-    boards = np.zeros((count, 26), dtype=np.int8)
-    for row in range(count):
-        for side in (1, -1):
-            points = rng.integers(1, 13, size=int(rng.integers(1, 16)))
-            for p in points:
-                boards[row, p if side == 1 else 25 - p] += side
-    return boards
+    return np.array([np.asarray(random_race(rng)) for _ in range(count)], dtype=np.int8)
 
 
 @pytest.fixture(scope="module")

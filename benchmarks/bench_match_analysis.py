@@ -126,7 +126,7 @@ def time_match(file: Path, plies: int, repeat: int = 1) -> dict[str, Any]:
     beside them, since other work on a shared machine stretches wall-clock times.
     """
     match = bg.read_sgf(file) if file.suffix == ".sgf" else bg.read_mat(file)
-    bg.evaluate(bg.Position.initial(), 0)  # load the weights and tables before timing
+    bg.evaluate(bg.Position.initial(), plies=0)  # load the weights and tables before timing
     rounds: list[dict[str, float]] = []
     answers = []
     for _ in range(repeat):

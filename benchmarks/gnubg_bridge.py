@@ -24,6 +24,7 @@ from bgengine import CubeAction, MatchState, Move, Position
 WORKER = Path(__file__).resolve().parent / "_gnubg_worker.py"
 DEBIAN_PATH = "/usr/games/gnubg"
 TIMEOUT_SECONDS_PER_JOB = 5.0
+TIMEOUT_SECONDS_PER_GAME = 3.0  # self-play: gnubg sleeps ~10 ms between its moves
 
 
 class GnubgError(RuntimeError):
@@ -65,7 +66,8 @@ def run_jobs(jobs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             done = subprocess.run(
                 [program, "-t", "-q", "-p", str(WORKER)],
                 env=env, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                timeout=30 + TIMEOUT_SECONDS_PER_JOB * len(jobs),
+                timeout=30 + TIMEOUT_SECONDS_PER_JOB * len(jobs)
+                + TIMEOUT_SECONDS_PER_GAME * sum(job.get("games", 0) for job in jobs),
             )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise GnubgError(f"running {program} failed: {error}") from error
@@ -196,10 +198,13 @@ def run_queries(*queries: Query) -> list[Any]:
     return results
 
 
-def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0) -> Query:
+def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0,
+                     full_width: bool = False) -> Query:
     """For each (position, dice): every legal move, gnubg's best first, cubeless money equity.
 
-    A roll that cannot be played gives an empty list (bgengine lists one empty move).
+    gnubg's defaults (move filters, pruning nets) take only its best candidates to ``plies``;
+    with ``full_width`` every legal move is searched to ``plies`` without pruning nets. A roll that cannot be played
+    gives an empty list (bgengine lists one empty move).
     """
     pairs = list(requests)
 
@@ -216,8 +221,21 @@ def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies
             results.append(moves)
         return results
 
-    jobs = [{"kind": "moves", "position_id": p.gnubg_id(), "dice": list(d), "plies": plies} for p, d in pairs]
+    jobs = [{"kind": "moves", "position_id": p.gnubg_id(), "dice": list(d), "plies": plies, "full_width": full_width}
+            for p, d in pairs]
     return Query(jobs, read)
+
+
+def selfplay_query(seed: int, games: int, plies: int = 0) -> Query:
+    """gnubg's own cubeless money self-play (dice seeded in gnubg): per game, every turn's (position, dice).
+
+    Positions are seen from the player on roll; games end at the last move or at gnubg's resignation.
+    """
+    def read(replies: list[dict[str, Any]]) -> list[list[tuple[Position, tuple[int, int]]]]:
+        return [[(Position.from_gnubg_id(turn["position_id"]), (turn["dice"][0], turn["dice"][1])) for turn in game]
+                for game in _answered(replies[0])["games"]]
+
+    return Query([{"kind": "selfplay", "seed": seed, "games": games, "plies": plies}], read)
 
 
 def evaluations_query(positions: Iterable[Position], plies: int = 0) -> Query:
@@ -251,12 +269,32 @@ def match_ids_query(states: Iterable[MatchState]) -> Query:
     return Query(jobs, lambda replies: [_answered(r)["match_id"] for r in replies])
 
 
+def met_query(length: int) -> Query:
+    """gnubg's match equity table up to ``length`` away: (pre-Crawford rows, post-Crawford rows of both players)."""
+    jobs = [{"kind": "met", "length": length}]
+    return Query(jobs, lambda replies: [
+        (r["pre_crawford"], r["post_crawford"]) for r in map(_answered, replies)
+    ][0])
+
+
 # ----- one process per call ---------------------------------------------------------------
 
 
-def gnubg_best_moves(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0) -> list[list[GnubgMove]]:
+def gnubg_best_moves(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0,
+                     full_width: bool = False) -> list[list[GnubgMove]]:
     """See ``best_moves_query``."""
-    return run_queries(best_moves_query(requests, plies))[0]
+    return run_queries(best_moves_query(requests, plies, full_width))[0]
+
+
+def gnubg_selfplay(seed: int, games: int, plies: int = 0) -> list[list[tuple[Position, tuple[int, int]]]]:
+    """See ``selfplay_query``."""
+    return run_queries(selfplay_query(seed, games, plies))[0]
+
+
+def gnubg_version() -> str:
+    """gnubg's version line, e.g. "GNU Backgammon 1.07.001 20230103"."""
+    done = subprocess.run([gnubg_executable() or "gnubg", "--version"], capture_output=True, text=True, timeout=30)
+    return done.stdout.splitlines()[0].strip() if done.stdout else "unknown"
 
 
 def gnubg_evaluations(positions: Iterable[Position], plies: int = 0) -> list[GnubgEvaluation]:

@@ -44,7 +44,7 @@ SPECIAL = {
     "hit while bearing off": board({5: 3, 3: 4, 2: 4}, {1: 2, 6: 5, 8: 6}, bar=1),
     "bear-off with gaps": board({6: 2, 4: 1, 1: 3}, {6: 5, 5: 5}),
     "race": board({11: 3, 9: 2, 7: 4, 6: 3, 3: 3}, {10: 4, 8: 4, 6: 4, 4: 3}),
-    "fifteen blots, no opponent board": board({p: 1 for p in range(1, 16)}, {}),
+    "fifteen blots against one checker behind them": board({p: 1 for p in range(1, 16)}, {1: 1}),
     "blots everywhere": board({p: 1 for p in range(12, 25)}, {p: 1 for p in range(14, 25)}, bar=1),
     "prime and blots": board({13: 2, 11: 2, 10: 2, 9: 2, 8: 2, 7: 2, 5: 1, 4: 1, 2: 1}, {24: 2, 13: 4, 6: 5, 5: 2, 3: 2}),
 }

@@ -353,7 +353,18 @@ def test_a_cached_table_is_read_back_without_building(home, monkeypatch):
     assert np.array_equal(again.rolls, home.rolls)
 
 
-@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "garbage header"])
+HEADER_EDITS = {  # each a one-place edit of the header line that the old checksum missed (issue 16)
+    "byte order": (b'"<f8"', b'">f8"'),
+    "dtype": (b'"<f8"', b'"<i8"'),
+    "shape": (b'"shape": [', b'"shape": [9'),
+    "array name": (b'"name": "', b'"name": "x'),
+    "version": (b'"version": 2', b'"version": 9'),
+    "kind": (b'"kind": "', b'"kind": "x'),
+    "not json": (b'{"arrays"', b'{"arrays"}'),
+}
+
+
+@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "garbage header", "garbage checksum", *HEADER_EDITS])
 def test_a_damaged_cache_file_is_detected_and_rebuilt(home, damage):
     path = cache_file("one_sided_6pt")
     data = bytearray(path.read_bytes())
@@ -361,8 +372,14 @@ def test_a_damaged_cache_file_is_detected_and_rebuilt(home, damage):
         data[len(data) // 2] ^= 0x40
     elif damage == "truncate":
         del data[-1000:]
-    else:
+    elif damage == "garbage header":
         data[:20] = b"x" * 20
+    elif damage == "garbage checksum":
+        data[len(b"BGENGINE-TABLE\n")] ^= 0x01
+    else:
+        old, new = HEADER_EDITS[damage]
+        assert old in data
+        data = data.replace(old, new, 1)
     path.write_bytes(bytes(data))
     bearoff.forget_loaded_tables()
     with pytest.warns(BearoffCacheWarning, match="rebuilding"):

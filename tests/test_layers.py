@@ -1,6 +1,6 @@
 """The package's layers import only downward, so the area of a feature can be read from its path.
 
-Layer order (higher may import lower): cli > agents > cube > rollouts > evaluation, formats
+Layer order (higher may import lower): service > cli > agents > cube > rollouts > evaluation, formats
 > game > the core types at the top level (position, move, match_state, ...) > bgcore. The one
 allowed upward edge is the notation facade: ``Position``/``Game`` methods that parse and
 format notation (``Position.from_xgid``, ``_repr_svg_``) import ``formats`` lazily.
@@ -25,7 +25,8 @@ LAYERS = {
     "agents": 5,
     "analysis": 5,
     "cli": 6,
-    "package": 7,  # bgengine/__init__.py and __main__.py re-export everything
+    "service": 7,
+    "package": 8,  # bgengine/__init__.py and __main__.py re-export everything
 }
 #: (importing area, imported area) pairs allowed upward: the notation facade.
 FACADE = {("core", "formats"), ("game", "formats")}

@@ -33,9 +33,9 @@ def two_plays(second_choice: int) -> Match:
     """A 3-point match: player 0 opens 31 with the best 0-ply play, player 1 rolls 64 and plays choice n."""
     match = Match(3)
     match.push(Roll((3, 1)))
-    match.push(Play(rank_moves(match.game.position, (3, 1), 0)[0].move))
+    match.push(Play(rank_moves(match.game.position, (3, 1), plies=0)[0].move))
     match.push(Roll((6, 4)))
-    ranked = rank_moves(match.game.position, (6, 4), 0)
+    ranked = rank_moves(match.game.position, (6, 4), plies=0)
     match.push(Play(ranked[second_choice].move))
     return match
 
@@ -49,7 +49,7 @@ def test_the_best_move_has_zero_error():
 def test_a_worse_move_costs_its_equity_gap_and_is_marked():
     match = two_plays(-1)
     position = position_before_second_play(match)
-    by_hand = rank_moves(position, (6, 4), 0)
+    by_hand = rank_moves(position, (6, 4), plies=0)
     play = analyze_match(match, plies=0).checker_plays[1]
     assert play.best == by_hand[0].move and play.played == by_hand[-1].move
     assert play.error == pytest.approx(by_hand[0].equity - by_hand[-1].equity)
@@ -228,3 +228,10 @@ def test_a_dask_cluster_executor_gives_the_same_answers():
     with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             assert analyze_match(match, plies=0, executor=client.get_executor()) == analyze_match(match, plies=0)
+
+
+def test_a_bad_executor_or_progress_is_a_typed_error():
+    with pytest.raises(InvalidSettingsError, match="executor"):
+        analyze_match(two_plays(0), plies=0, executor=2)  # type: ignore[arg-type]
+    with pytest.raises(InvalidSettingsError, match="progress"):
+        analyze_match(two_plays(0), plies=0, progress="bar")  # type: ignore[arg-type]

@@ -187,3 +187,25 @@ def test_foreign_file_with_wrong_points_names_its_line():
     text = (DATA / "foreign_match.mat").read_text().replace("      Wins 4 points", "      Wins 2 points")
     with pytest.raises(MatchFileError, match="won by player 0 for 4"):
         parse_mat(text)
+
+
+def test_swapped_move_lines_are_refused_by_their_numbers():
+    """Swapping two lines is caught by the numbers even where both plays stay legal (issue 16)."""
+    lines = (DATA / "foreign_match.mat").read_text().splitlines()
+    sixth = next(i for i, text in enumerate(lines) if text.startswith("  6) 63: 8/2 13/10"))
+    lines[sixth], lines[sixth + 1] = lines[sixth + 1], lines[sixth]
+    with pytest.raises(MatchFileError, match=r"move number 7\) where 6\) was due") as error:
+        parse_mat("\n".join(lines))
+    assert error.value.line_number == sixth + 1
+
+
+@pytest.mark.parametrize(
+    ("replacement", "due"),
+    [("  7) 63: 8/2 13/10", "6"), ("  5) 63: 8/2 13/10", "6")],
+    ids=["a-number-dropped", "a-number-repeated"],
+)
+def test_dropped_or_repeated_move_numbers_are_refused(replacement, due):
+    """The plays are unchanged and legal: only the numbering is wrong."""
+    text = (DATA / "foreign_match.mat").read_text().replace("  6) 63: 8/2 13/10", replacement)
+    with pytest.raises(MatchFileError, match=rf"where {due}\) was due"):
+        parse_mat(text)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bgengine import IllegalMoveError, InvalidPositionError, Position
+from bgengine import DiceError, IllegalMoveError, InvalidPositionError, Position
 from bgengine.move import legal_children_batch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from conftest import random_game_turns
 from movegen_helpers import (
     ALL_ROLLS,
     assert_core_matches_reference,
     assert_records_replay,
     board_of,
-    random_game_positions,
 )
 from reference_movegen import reference_children
 
@@ -57,19 +57,19 @@ TestGamesAgainstReference = GamesAgainstReference.TestCase
 
 @pytest.mark.slow
 def test_seeded_random_games_match_reference_and_records_replay():
-    for position, dice in random_game_positions(seed=2026, games=12):
+    for position, dice in random_game_turns(seed=2026, games=12):
         assert_core_matches_reference(position, dice)
         assert_records_replay(position, dice)
 
 
 def test_largest_known_child_count_is_within_max_children():
-    fifteen_singles = Position.from_points({point: 1 for point in range(1, 16)}, {})
+    fifteen_singles = Position.from_points({point: 1 for point in range(1, 16)}, {1: 1})
     assert len(fifteen_singles.legal_moves((1, 1))) == len(reference_children(board_of(fifteen_singles), 1, 1))
     assert len(fifteen_singles.legal_moves((1, 1))) <= _movegen.MAX_CHILDREN_PER_ROLL
 
 
 def _sample_pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
-    pairs = list(random_game_positions(seed=7, games=3))[:count]
+    pairs = list(random_game_turns(seed=7, games=3))[:count]
     return np.array([np.asarray(p) for p, _ in pairs]), np.array([d for _, d in pairs])
 
 
@@ -94,11 +94,11 @@ def test_batch_of_nothing_is_empty():
         (np.zeros((1, 26), np.int8), [[3, 1]], InvalidPositionError, "both players"),
         ([[0] * 25 + [16]], [[3, 1]], InvalidPositionError, "outside -15..15"),
         ([[1] + [0] * 25], [[3, 1]], InvalidPositionError, "slot 0"),
-        ([[0] * 26], [[3, 1], [2, 2]], IllegalMoveError, "1 boards but 2 rolls"),
-        ([np.asarray(Position.initial())], [[0, 1]], IllegalMoveError, "outside 1..6"),
-        ([np.asarray(Position.initial())], [[3, 7]], IllegalMoveError, "outside 1..6"),
-        ([np.asarray(Position.initial())], [[3, 1, 2]], IllegalMoveError, "shape"),
-        ([np.asarray(Position.initial())], [[3.0, 1.0]], IllegalMoveError, "integers"),
+        ([[0] * 26], [[3, 1], [2, 2]], DiceError, "1 boards but 2 rolls"),
+        ([np.asarray(Position.initial())], [[0, 1]], DiceError, "outside 1..6"),
+        ([np.asarray(Position.initial())], [[3, 7]], DiceError, "outside 1..6"),
+        ([np.asarray(Position.initial())], [[3, 1, 2]], DiceError, "shape"),
+        ([np.asarray(Position.initial())], [[3.0, 1.0]], DiceError, "integers"),
         ([[0] * 25], [[3, 1]], InvalidPositionError, "shape"),
     ],
 )
@@ -122,7 +122,7 @@ def test_position_with_every_checker_a_blot_matches_reference(dice):
 
 
 def test_batch_grows_its_output_past_the_first_estimate():
-    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {}))
+    blots = np.asarray(Position.from_points({p: 1 for p in range(1, 16)}, {1: 1}))
     boards = np.repeat(blots[None, :], 30, axis=0)
     children, offsets = legal_children_batch(boards, np.ones((30, 2), np.int8))
     single = Position(blots).legal_moves((1, 1)).positions
@@ -140,8 +140,10 @@ def scattered_positions(draw) -> Position:
         for place in places:
             if place is not None:
                 slots[place] += sign
-    if not any(slots):
-        slots[6] = 1
+    if not any(count > 0 for count in slots):  # each side keeps a checker in play: the game is on
+        slots[next(p for p in range(1, 25) if slots[p] == 0)] = 1
+    if not any(count < 0 for count in slots):
+        slots[next(p for p in range(24, 0, -1) if slots[p] == 0)] = -1
     return Position(slots)
 
 

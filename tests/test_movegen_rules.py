@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from bgengine import Position
+import bgengine
+from bgengine import InvalidPositionError, Position
 from movegen_helpers import (
     ALL_ROLLS,
     assert_core_matches_reference,
@@ -157,11 +158,6 @@ def test_no_legal_move_passes_with_sides_switched():
         assert_core_matches_reference(position, dice)
 
 
-def test_player_with_every_checker_off_passes():
-    position = Position.from_points({}, {6: 1})
-    assert plays(position, (6, 6)) == {"pass"}
-
-
 def test_a_position_reached_by_two_orders_of_the_dice_is_listed_once():
     position = Position.from_points({8: 1, 6: 1}, FAR_AWAY)
     moves = position.legal_moves((3, 1))
@@ -187,3 +183,20 @@ def test_dice_order_does_not_matter(dice):
 def test_opening_position_matches_reference_for_every_roll(dice):
     assert_core_matches_reference(Position.initial(), dice)
     assert_records_replay(Position.initial(), dice)
+
+
+@pytest.mark.parametrize(
+    "finished",
+    [Position.from_points({6: 3}, {}), Position.from_points({}, {6: 3})],
+    ids=["opponent-has-borne-off-all", "player-on-roll-has-borne-off-all"],
+)
+def test_a_finished_game_has_no_moves(finished):
+    """Playing on after the last checker is off would give 15 off for both sides (issue 16)."""
+    with pytest.raises(InvalidPositionError, match="game is over"):
+        finished.legal_moves((6, 6))
+    with pytest.raises(InvalidPositionError, match="game is over"):
+        finished.play("6/off(3)", (6, 6))
+    with pytest.raises(InvalidPositionError, match="game is over"):
+        bgengine.rank_moves(finished, (6, 6))
+    with pytest.raises(InvalidPositionError, match="game is over"):
+        bgengine.best_move(finished, (6, 6))

@@ -8,6 +8,7 @@ import pytest
 
 from bgcore import _bearoff
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
+from conftest import random_race
 from bgengine.evaluation import bearoff, race
 from bgengine.errors import InvalidPositionError, NotARaceError
 from bgengine.position import Position
@@ -114,7 +115,7 @@ def test_impossible_boards_are_refused():
         race.RaceEvaluator().evaluate_batch(np.zeros((2, 25), dtype=np.int8))
     with pytest.raises(InvalidPositionError, match="integers"):
         race.RaceEvaluator().evaluate_batch(np.zeros((2, 26)))
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidPositionError, match="must be a Position"):
         race.evaluate(np.zeros(26))
 
 
@@ -198,19 +199,6 @@ def test_race_counts_follow_the_published_definitions(home):
 def test_race_counts_refuse_contact():
     with pytest.raises(NotARaceError):
         race.race_counts(Position.initial())
-
-
-# ----- helpers ------------------------------------------------------------------------------
-
-
-def random_race(rng, highest: int = 12, checkers: tuple[int, int] = (1, 15)) -> Position:
-    """A random non-contact position: each side on its own points 1..highest (<= 12)."""
-    sides = []
-    for _ in range(2):
-        n = int(rng.integers(checkers[0], checkers[1] + 1))
-        points = rng.integers(1, highest + 1, size=n)
-        sides.append({int(p): int((points == p).sum()) for p in np.unique(points)})
-    return P(sides[0], sides[1])
 
 
 def test_race_evaluator_plugs_into_cube_decisions():

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
-from bgengine import MatchState, Position
+from bgengine import DiceError, EquityUnit, MatchState, Position
 from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (
+    BlockPlan,
     BlockTask,
     RolloutWorkerError,
-    block_tasks,
     forced_rolls,
     play_block,
 )
@@ -186,7 +186,7 @@ def test_opening_first_roll_covers_the_30_non_doubles_in_every_30_trials():
 
 def test_stratification_does_not_depend_on_the_block_size():
     whole = forced_rolls(template(trials=400))
-    parts = [forced_rolls(t) for t in block_tasks(template(), 400, 37)]
+    parts = [forced_rolls(t) for t in BlockPlan(template(), 400, 37)]
     assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
     assert np.array_equal(whole[1], np.concatenate([p[1] for p in parts]))
 
@@ -255,7 +255,7 @@ def test_gammons_and_backgammons_are_scored_by_the_rules():
     # checker on the bar: a sure backgammon.
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
     result = rollout(position, settings=RolloutSettings(trials=36, seed=1, bearoff_tables=False), evaluator=PIP_COUNT)
-    assert result.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)
+    assert result.probabilities.as_tuple() == (1.0, 1.0, 1.0, 0.0, 0.0)
     assert result.equity == 3.0
 
 
@@ -367,7 +367,7 @@ def test_match_cubeful_value_is_a_match_winning_chance():
     match = MatchState(match_length=7, score=(2, 4))
     result = rollout(CONTACT, match=match, settings=FAST, evaluator=PIP_COUNT, referee=cube_referee())
     assert 0.0 <= result.cubeful_equity <= 1.0
-    assert result.cubeful_unit == "match winning chance"
+    assert result.cubeful_unit is EquityUnit.MWC
 
 
 def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
@@ -480,7 +480,7 @@ def test_invalid_settings_raise_a_clear_typed_error(changes, message):
 def test_invalid_rollout_arguments_raise_clear_typed_errors():
     with pytest.raises(InvalidSettingsError, match="C-level evaluator"):
         rollout(CONTACT, settings=FAST, evaluator=object())
-    with pytest.raises(InvalidMatchStateError, match="dice"):
+    with pytest.raises(DiceError, match="the first roll must be two dice"):
         rollout(CONTACT, dice=(7, 1), settings=FAST, evaluator=PIP_COUNT)
     with pytest.raises(IllegalMoveError, match="double"):
         rollout(CONTACT, dice=(3, 3), settings=FAST, evaluator=PIP_COUNT, opening=True)
@@ -490,3 +490,30 @@ def test_invalid_rollout_arguments_raise_clear_typed_errors():
         rollout(CONTACT.to_bytes(), settings=FAST, evaluator=PIP_COUNT)
     with pytest.raises(InvalidSettingsError):
         rollout(CONTACT, settings={"trials": 10}, evaluator=PIP_COUNT)
+
+
+def test_a_huge_trial_count_costs_no_memory_before_the_stop_rule_ends_it():
+    """The work list is made lazily (issue 16): 10**9 trials with a loose target stop at once."""
+    import tracemalloc
+
+    settings = RolloutSettings(trials=10**9, seed=3, block_size=72, min_trials=144, target_standard_error=0.5,
+                               variance_reduction=False, bearoff_tables=False)
+    tracemalloc.start()
+    try:
+        result = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.trials < 10_000 and result.equity_standard_error <= 0.5
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB traced"
+
+
+def test_block_plan_makes_each_block_on_demand_and_covers_every_trial():
+    plan = BlockPlan(template(), 10**12, 1000)
+    assert len(plan) == 10**9
+    last = plan[len(plan) - 1]
+    assert (last.index, last.first_trial, last.trials) == (10**9 - 1, 10**12 - 1000, 1000)
+    short = BlockPlan(template(), 2500, 1000)
+    assert [task.trials for task in short] == [1000, 1000, 500]
+    with pytest.raises(IndexError):
+        short[3]

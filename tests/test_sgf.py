@@ -91,3 +91,11 @@ def test_bad_files_name_the_line_and_the_property(text, line, fragment):
 def test_a_match_in_progress_is_read():
     match = parse_sgf(GOOD)
     assert not match.is_over and match.game.state.double_offered
+
+
+def test_a_long_bad_value_is_cut_short_in_the_message_and_text_must_be_a_string():
+    with pytest.raises(MatchFileError) as caught:
+        parse_sgf("(;GM[6]MI[length:3]\n;W[" + "x" * 5000 + "])")
+    assert caught.value.line_number == 2 and len(str(caught.value)) < 300
+    with pytest.raises(MatchFileError):
+        parse_sgf(b"(;GM[6])")  # type: ignore[arg-type]

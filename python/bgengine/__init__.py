@@ -9,12 +9,12 @@ on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
 from bgengine.game.actions import Decision
 from bgengine.analysis.match_analysis import AnalysisThresholds, MatchAnalysis, analyze_match
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
-from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
 from bgengine.cube.referee import cube_referee
 from bgengine.cube.matrix import CubeDecisionMatrix, cube_decision_matrix
-from bgengine.dice import FixedDice, RandomDice
+from bgengine.dice import FixedDice, RandomDice, checked_roll
 from bgengine.match_state import CubeOwner
 from bgengine.agents.engine import EngineAgent
 from bgengine.errors import (
@@ -45,7 +45,7 @@ from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_
 from bgengine.cube.met_generator import generate_met
 from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
 from bgengine.position import GameResult, Phase, Position
-from bgengine.probabilities import GameProbabilities
+from bgengine.probabilities import EquityUnit, GameProbabilities
 from bgengine.agents.pubeval import PubEvalAgent
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
@@ -110,6 +110,7 @@ __all__ = [
     "best_move",
     "cube_decision",
     "cube_decision_matrix",
+    "checked_roll",
     "cube_efficiency",
     "cube_referee",
     "cubeless_mwc",

@@ -65,3 +65,24 @@ class InvalidSettingsError(BgEngineError, ValueError):
 
 class MoveIndexError(IllegalMoveError, IndexError):
     """An index into a ``MoveList`` that is not a whole number within the list's length."""
+
+
+#: How much of a user's text an error message repeats.
+QUOTE_LIMIT = 60
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message shows it: its repr, cut to a short prefix when long."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}... ({len(text)} characters)"
+
+
+def checked_text(text: object, what: str, longest: int) -> str:
+    """``text`` if it is a string no longer than ``longest`` (more than any legal one);
+    else InvalidNotationError at once, before any parsing work."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"{what} must be a string, got {type(text).__name__}")
+    if len(text) > longest:
+        raise InvalidNotationError(f"{what} is {len(text)} characters, longer than any legal one: {quoted(text)}")
+    return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from bgengine.dice import checked_roll
 from bgengine.errors import InvalidMatchStateError
 
 #: The largest cube value the rules of play allow (the cube's faces are 2..64).
@@ -16,11 +17,25 @@ MAX_MATCH_LENGTH = 2**15 - 1
 
 
 class CubeOwner(enum.Enum):
-    """Who holds the cube, seen from the player on roll."""
+    """Who holds the cube, seen from the player on roll (or from a player named).
+
+    ``MatchState.cube_owner`` names the owner absolutely (None, 0 or 1);
+    ``MatchState.relative_cube_owner()`` and ``CubeOwner.absolute`` convert between the two.
+    """
 
     CENTRED = "centred"
     PLAYER = "player on roll"
     OPPONENT = "opponent"
+
+    def absolute(self, player: int) -> int | None:
+        """The owner as ``MatchState.cube_owner`` names it, when this is seen from ``player``."""
+        if self is CubeOwner.CENTRED:
+            return None
+        return player if self is CubeOwner.PLAYER else 1 - player
+
+
+#: The owner as the CLI's JSON and the SVG board's ``cube`` argument name it, seen from the player on roll.
+OWNER_NAMES: dict[CubeOwner, str | None] = {CubeOwner.CENTRED: None, CubeOwner.PLAYER: "on_roll", CubeOwner.OPPONENT: "opponent"}
 
 
 def _is_int(value: object) -> bool:
@@ -53,6 +68,8 @@ class MatchState:
     resignation_offered: int = field(default=0)  # 0 none, 1 single, 2 gammon, 3 backgammon
 
     def __post_init__(self) -> None:
+        if self.dice is not None:
+            object.__setattr__(self, "dice", checked_roll(self.dice, "MatchState.dice"))
         problem = self._problem()
         if problem:
             raise InvalidMatchStateError(problem)
@@ -68,6 +85,8 @@ class MatchState:
         for player, points in enumerate(self.score):
             if not _is_int(points) or points < 0:
                 return f"score of player {player} must be a whole number >= 0, got {points!r}"
+            if points > MAX_MATCH_LENGTH:
+                return f"score of player {player} is {points}; the formats carry scores up to {MAX_MATCH_LENGTH}"
             if length and points >= length:
                 return (
                     f"score of player {player} is {points} in a {length}-point match;"
@@ -80,12 +99,15 @@ class MatchState:
             return f"cube value must be a power of two (1, 2, 4, ..., 64), got {value!r}"
         if value > self.max_cube:
             return f"cube value {value} is above the maximum cube {self.max_cube}"
-        if self.cube_owner not in (None, 0, 1):
+        if self.cube_owner is not None and not (_is_int(self.cube_owner) and self.cube_owner in (0, 1)):
             return f"cube owner must be None (centred), 0 or 1, got {self.cube_owner!r}"
         if self.cube_owner is not None and value == 1:
             return "a cube of value 1 is centred; it cannot be owned"
-        if self.on_roll not in (0, 1):
+        if not (_is_int(self.on_roll) and self.on_roll in (0, 1)):
             return f"player on roll must be 0 or 1, got {self.on_roll!r}"
+        for flag in ("crawford", "jacoby", "beavers", "double_offered"):
+            if not isinstance(getattr(self, flag), bool):
+                return f"{flag} must be True or False, got {getattr(self, flag)!r}"
         if self.crawford:
             if not length:
                 return "the Crawford rule applies to matches only, not to money play"
@@ -97,17 +119,13 @@ class MatchState:
                 return "the cube stays centred at 1 in the Crawford game"
         if length and (self.jacoby or self.beavers):
             return "the Jacoby rule and beavers apply to money play only"
-        if self.dice is not None:
-            if not (isinstance(self.dice, tuple) and len(self.dice) == 2):
-                return f"dice must be a pair of numbers 1..6 or None, got {self.dice!r}"
-            if not all(_is_int(d) and 1 <= d <= 6 for d in self.dice):
-                return f"each die shows 1..6, got {self.dice!r}"
         if self.double_offered:
             if self.dice is not None:
                 return "a double is offered before rolling, but dice are set"
-            if not self.cube_available_to(self.on_roll):
-                return f"player {self.on_roll} cannot double here"
-        if self.resignation_offered not in (0, 1, 2, 3):
+            reason = self.why_no_double()
+            if reason:
+                return f"player {self.on_roll} cannot double here: {reason}"
+        if not (_is_int(self.resignation_offered) and self.resignation_offered in (0, 1, 2, 3)):
             return "resignation offered must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)"
         return None
 
@@ -135,11 +153,46 @@ class MatchState:
         """A game after the Crawford game: some player is 1-away and the cube is live."""
         return bool(self.match_length) and not self.crawford and 1 in self.away_scores
 
-    def cube_available_to(self, player: int) -> bool:
-        """May ``player`` double (or redouble) now, by the rules of the cube?"""
-        if self.crawford or self.cube_value * 2 > self.max_cube:
-            return False
-        return self.cube_owner is None or self.cube_owner == player
+    # ----- the rules of the cube (every layer asks here) -----------------------------
+
+    def why_no_double(self, player: int | None = None) -> str:
+        """Why the rules forbid ``player`` (default: the player on roll) to double now; "" when
+        they may: the cube is centred or theirs, this is not the Crawford game, and doubling
+        stays within ``max_cube``."""
+        player = self.on_roll if player is None else player
+        if self.crawford:
+            return "Crawford game: the cube is out of play"
+        if self.cube_owner is not None and self.cube_owner != player:
+            return "the opponent owns the cube"
+        if self.cube_value * 2 > self.max_cube:
+            return f"the cube is at its maximum ({self.cube_value})"
+        return ""
+
+    def may_double(self, player: int | None = None) -> bool:
+        """May ``player`` (default: the player on roll) double or redouble now, by the rules?"""
+        return not self.why_no_double(player)
+
+    def may_beaver(self) -> bool:
+        """May the player doubled beaver (take and redouble at once, keeping the cube):
+        money play with beavers on, and room on the cube for twice the doubled value."""
+        return self.is_money and self.beavers and self.cube_value * 4 <= self.max_cube
+
+    def relative_cube_owner(self, player: int | None = None) -> CubeOwner:
+        """Who holds the cube seen from ``player`` (default: the player on roll)."""
+        player = self.on_roll if player is None else player
+        if self.cube_owner is None:
+            return CubeOwner.CENTRED
+        return CubeOwner.PLAYER if self.cube_owner == player else CubeOwner.OPPONENT
+
+    def game_points(self, result: int, cube_value: int | None = None, *, centred: bool | None = None) -> int:
+        """Points a game won with ``result`` (1 single, 2 gammon, 3 backgammon) is worth at
+        ``cube_value``: the cube times the result, except that under the Jacoby rule (money
+        play) gammons and backgammons count single while the cube is ``centred``. Both
+        default to this state's cube."""
+        cube = self.cube_value if cube_value is None else cube_value
+        centred = self.cube_owner is None if centred is None else centred
+        multiple = 1 if self.is_money and self.jacoby and centred else int(result)
+        return cube * multiple
 
     def with_changes(self, **changes: object) -> MatchState:
         """A copy with some fields replaced (and checked again)."""

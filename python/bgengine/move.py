@@ -16,7 +16,16 @@ import numpy as np
 
 from bgcore import _movegen
 
-from bgengine.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, MoveIndexError
+from bgengine.dice import checked_roll
+from bgengine.errors import (
+    DiceError,
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidPositionError,
+    MoveIndexError,
+    checked_text,
+    quoted,
+)
 from bgengine.position import NUM_SLOTS, Position
 
 BAR = 25
@@ -307,8 +316,14 @@ class MoveList:
 
 
 def legal_moves(position: Position, dice: Roll) -> MoveList:
-    """All distinct legal plays of `dice` (two dice, any order) from `position`."""
+    """All distinct legal plays of `dice` (two dice, any order) from `position`.
+
+    A finished game (a side has borne off all 15 checkers) has no moves: that raises
+    InvalidPositionError, so a game can never be played past its end.
+    """
     roll = _roll(dice)
+    if position.is_game_over():
+        raise InvalidPositionError("the game is over (a side has borne off all 15 checkers): there is nothing to play")
     children, records = _movegen.children_and_moves(position._board, roll[0], roll[1])
     return MoveList(position, roll, children, records)
 
@@ -328,7 +343,7 @@ def legal_children_batch(
     except _movegen.BoardInputError as error:
         raise InvalidPositionError(str(error)) from None
     except _movegen.DiceInputError as error:
-        raise IllegalMoveError(str(error)) from None
+        raise DiceError(str(error)) from None
 
 
 # ----- dice ------------------------------------------------------------------------------
@@ -336,39 +351,17 @@ def legal_children_batch(
 
 def _roll(dice: Roll) -> tuple[int, int]:
     """Two dice 1..6 in any order (or text like "31", "3-1"), larger first."""
-    if type(dice) is tuple and len(dice) == 2:
-        first, second = dice
-        if type(first) is int and type(second) is int and 0 < first < 7 and 0 < second < 7:
-            return (first, second) if first >= second else (second, first)
-    return _checked_roll(dice)
-
-
-def _checked_roll(dice: Roll) -> tuple[int, int]:
-    if isinstance(dice, str):
-        digits = re.fullmatch(r"\s*(\d)\s*[-,/ ]?\s*(\d)\s*", dice)
-        if not digits:
-            raise InvalidNotationError(f"a roll is two digits such as '31' or '3-1', got {dice!r}")
-        dice = (int(digits[1]), int(digits[2]))
-    try:
-        values = list(dice)
-    except TypeError:
-        raise IllegalMoveError(f"a roll is two dice, got {dice!r}") from None
-    if len(values) != 2:
-        raise IllegalMoveError(f"a roll is two dice, got {len(values)} values: {values!r}")
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise IllegalMoveError(f"a die is a whole number 1..6, got {value!r}")
-        if not 1 <= value <= 6:
-            raise IllegalMoveError(f"a die shows 1..6, got {value}")
-    first, second = int(values[0]), int(values[1])
+    first, second = checked_roll(dice)
     return (first, second) if first >= second else (second, first)
 
 
 # ----- notation --------------------------------------------------------------------------
 
-_SPACING = ((re.compile(r"\s*/\s*"), "/"), (re.compile(r"\s+\*"), "*"), (re.compile(r"\s*\(\s*(\d+)\s*\)"), r"(\1)"))
-_POINT = r"(?:bar|off|\d{1,2})\*?"
-_TOKEN = re.compile(rf"({_POINT}(?:/{_POINT})+)(?:\((\d+)\))?")
+#: Longer than any legal move text however it is spaced ("bar/24* 24/23* 23/22* 22/21*" is 28).
+MOVE_TEXT_LIMIT = 200
+_SPACING = ((re.compile(r"\s*/\s*"), "/"), (re.compile(r"\s+\*"), "*"), (re.compile(r"\s*\(\s*([0-9]+)\s*\)"), r"(\1)"))
+_POINT = r"(?:bar|off|[0-9]{1,2})\*?"
+_TOKEN = re.compile(rf"({_POINT}(?:/{_POINT})+)(?:\(([0-9]{{1,2}})\))?")
 
 
 def _point_number(text: str) -> int:
@@ -376,9 +369,7 @@ def _point_number(text: str) -> int:
 
 
 def _parse_steps(text: str) -> list[Step]:
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"move text must be a string, got {type(text).__name__}")
-    cleaned = text.strip().lower()
+    cleaned = checked_text(text, "move text", MOVE_TEXT_LIMIT).strip().lower()
     for spacing, replacement in _SPACING:
         cleaned = spacing.sub(replacement, cleaned)
     if cleaned in _PASS_WORDS:
@@ -389,7 +380,9 @@ def _parse_steps(text: str) -> list[Step]:
     for token in re.split(r"[\s,]+", cleaned):
         match = _TOKEN.fullmatch(token)
         if not match:
-            raise InvalidNotationError(f"cannot read {token!r} in {text!r}: expected e.g. 24/18, bar/22*, 6/off, 8/5(2)")
+            raise InvalidNotationError(
+                f"cannot read {quoted(token)} in {quoted(text)}: expected e.g. 24/18, bar/22*, 6/off, 8/5(2)"
+            )
         path, repeat = match[1], int(match[2] or 1)
         if not 1 <= repeat <= 4:
             raise InvalidNotationError(f"{token!r}: a checker move repeats 1 to 4 times, got ({repeat})")

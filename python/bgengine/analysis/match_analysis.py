@@ -387,6 +387,10 @@ def analyze_match(
         raise TypeError(f"expected a Match, got {type(match).__name__}")
     if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
         raise InvalidSettingsError(f"plies must be a whole number 0..{MAX_PLIES}, got {plies!r}")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidSettingsError(f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}")
+    if progress is not None and not callable(progress):
+        raise InvalidSettingsError(f"progress must be callable or None, got {type(progress).__name__}")
     if not isinstance(thresholds, AnalysisThresholds):
         raise InvalidSettingsError(f"thresholds must be AnalysisThresholds, got {type(thresholds).__name__}")
     if equity not in EQUITY_MEASURES:

@@ -21,9 +21,10 @@ import numpy as np
 from bgengine.cube.decision import CubeDecision, cube_decision
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
-from bgengine.evaluation.evaluator import Evaluator, default_evaluator, evaluate, flip_probabilities, rank_legal_moves
+from bgengine.evaluation.evaluator import Evaluator, default_evaluator, evaluate, rank_legal_moves
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
+from bgengine.probabilities import flipped
 from bgengine.position import Position
 
 #: The 21 distinct rolls with their weights out of 36.
@@ -74,7 +75,8 @@ class EquityWeights:
 
     def equity(self, probabilities: Any) -> Any:
         """The equity of one 5-vector, or of each row of an (n, 5) array."""
-        return self.constant + np.asarray(probabilities, dtype=np.float64) @ np.asarray(self.weights)
+        vectors = probabilities if isinstance(probabilities, np.ndarray) else tuple(probabilities)
+        return self.constant + np.asarray(vectors, dtype=np.float64) @ np.asarray(self.weights)
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,7 @@ def analyse_turn(task: TurnTask, plies: int, evaluator: Evaluator | None = None)
 
 def _cube(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDecision | None:
     """The cube decision at the score from ``plies``-deep cubeless probabilities (None: no cube action)."""
-    chances = evaluate(task.position, plies, evaluator=evaluator).probabilities
+    chances = evaluate(task.position, plies=plies, evaluator=evaluator).probabilities
     decision = cube_decision(task.position, task.match, probabilities=chances)
     return decision if decision.errors is not None else None
 
@@ -183,14 +185,13 @@ def _checker(
     if len(legal) == 1:
         only = legal.move(0)
         return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
-    ranked = rank_legal_moves(legal, plies, evaluator=evaluator)
+    ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator)
     played = legal.move(legal.index(played))  # as the generator lists it
     candidates = [Candidate(m.move, float(measure.equity(m.probabilities)), m.plies) for m in ranked]
     index = next(i for i, candidate in enumerate(candidates) if candidate.move == played)
     mine = candidates[index]
     if mine.plies < plies:  # the played move was not a candidate: search it as deep as the best
-        deeper = evaluate(ranked[index].position, plies, evaluator=evaluator).probabilities
-        mover_view = flip_probabilities(np.asarray(deeper))
+        mover_view = evaluate(ranked[index].position, plies=plies, evaluator=evaluator).probabilities.flipped()
         mine = candidates[index] = Candidate(mine.move, float(measure.equity(mover_view)), plies)
     searched = sorted((c for c in candidates if c.plies == plies), key=lambda c: -c.equity)
     best = searched[0]
@@ -207,7 +208,7 @@ def _luck(
     children = [np.ascontiguousarray(legal_moves(position, roll).positions) for roll, _ in rolls]
     static: Any = evaluator or default_evaluator()
     values = static.evaluate_batch(np.concatenate(children))
-    equities = measure.equity(flip_probabilities(values))  # children are the opponent's view
+    equities = measure.equity(flipped(np.asarray(values)))  # children are the opponent's view
     best_by_roll = {}
     start = 0
     for (roll, _), block in zip(rolls, children, strict=True):

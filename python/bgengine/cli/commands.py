@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -34,6 +35,7 @@ from bgengine.formats.user_input import parse_dice, parse_probabilities, parse_s
 JSON_SCHEMA = "bgengine.cli/2"
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL_ERROR = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,8 +82,11 @@ class BgEngineGroup(click.Group):
         prog = prog_name or "bgengine"
         if not standalone_mode:  # the caller handles exceptions and exit codes itself
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        previous_handler = signal.signal(signal.SIGINT, _raise_interrupted)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Interrupted:
+            _fail(f"{prog}: interrupted", EXIT_INTERRUPTED)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx is not None else prog
             _fail(f"{where}: {_one_line(error.format_message())}", EXIT_BAD_INPUT)
@@ -103,7 +108,18 @@ class BgEngineGroup(click.Group):
                 " (set BGENGINE_DEBUG=1 for the traceback; please report it)",
                 EXIT_INTERNAL_ERROR,
             )
+        finally:
+            signal.signal(signal.SIGINT, previous_handler)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C in the command line. Not a KeyboardInterrupt, which click would turn into an
+    Abort after printing a blank line: the promise is one line on standard error and 130."""
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted()
 
 
 def _one_line(text: str) -> str:

@@ -114,7 +114,7 @@ def result_dict(result: RolloutResult) -> dict[str, Any]:
         "cubeful_standard_error": (
             None if result.cubeful_standard_error is None else round(result.cubeful_standard_error, 6)
         ),
-        "cubeful_unit": result.cubeful_unit,
+        "cubeful_unit": None if result.cubeful_unit is None else result.cubeful_unit.value,
         "trials": result.trials,
         "seconds": round(result.seconds, 3),
         "average_plies": round(result.average_plies, 2),

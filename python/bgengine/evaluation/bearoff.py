@@ -34,8 +34,9 @@ MAX_TWO_SIDED_CHECKERS = 8  # 32 x C(N + 6, 6)^2 bytes: 27 MB at 6, 94 MB at 7, 
 DEFAULT_TWO_SIDED_CHECKERS = 6
 PIPS_PER_ROLL = 49 / 6  # average pips of a roll, doubles counted four times
 
-_FORMAT_VERSION = 1  # bump when a build algorithm or the file layout changes
+_FORMAT_VERSION = 2  # bump when a build algorithm or the file layout changes (2: checksum covers the header)
 _MAGIC = b"BGENGINE-TABLE\n"
+_HEADER_LIMIT = 1 << 16  # bytes: no header line of ours comes near it
 
 Progress = Callable[[int, int], None]
 #: One side's checkers: counts for points 1, 2, ... in order, or {point: count}.
@@ -63,28 +64,30 @@ def cache_dir() -> Path:
     return base / "bgengine"
 
 
-def _payload_digest(arrays: Mapping[str, np.ndarray]) -> str:
-    digest = hashlib.sha256()
+def _digest(header_line: bytes, arrays: Mapping[str, np.ndarray]) -> str:
+    """SHA-256 of the header line and every array: a change to either is caught."""
+    digest = hashlib.sha256(header_line)
     for array in arrays.values():
         digest.update(np.ascontiguousarray(array).data)
     return digest.hexdigest()
 
 
 def _write_table(path: Path, kind: str, params: dict, arrays: Mapping[str, np.ndarray]) -> None:
-    """Write header + raw arrays atomically (temporary file, then rename)."""
+    """Write magic, checksum line, header line and raw arrays atomically (temporary file, then rename)."""
     header = {
         "kind": kind,
         "version": _FORMAT_VERSION,
         "params": params,
         "arrays": [{"name": n, "dtype": a.dtype.str, "shape": list(a.shape)} for n, a in arrays.items()],
-        "sha256": _payload_digest(arrays),
     }
+    header_line = json.dumps(header, sort_keys=True).encode() + b"\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(_MAGIC)
-            out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
+            out.write(_digest(header_line, arrays).encode() + b"\n")
+            out.write(header_line)
             for array in arrays.values():
                 out.write(np.ascontiguousarray(array).data)
         os.replace(temporary, path)
@@ -94,27 +97,39 @@ def _write_table(path: Path, kind: str, params: dict, arrays: Mapping[str, np.nd
 
 
 def _read_table(path: Path, kind: str, params: dict) -> dict[str, np.ndarray]:
-    """The arrays of a cache file; ValueError when anything about it is not right."""
-    with open(path, "rb") as source:
-        if source.read(len(_MAGIC)) != _MAGIC:
-            raise ValueError("not a bgengine table file")
-        header = json.loads(source.readline())
-        if header.get("kind") != kind or header.get("version") != _FORMAT_VERSION:
-            raise ValueError("table of another kind or format version")
-        if header.get("params") != params:
-            raise ValueError("table built with other parameters")
-        arrays: dict[str, np.ndarray] = {}
-        for spec in header["arrays"]:
-            dtype, shape = np.dtype(spec["dtype"]), tuple(spec["shape"])
-            size = int(np.prod(shape)) * dtype.itemsize
-            buffer = bytearray(size)
-            if source.readinto(buffer) != size:
-                raise ValueError("file is truncated")
-            arrays[spec["name"]] = np.frombuffer(buffer, dtype=dtype).reshape(shape)
-        if source.read(1):
-            raise ValueError("file has trailing bytes")
-    if _payload_digest(arrays) != header["sha256"]:
+    """The arrays of a cache file; ValueError when anything about it is not right.
+
+    Nothing in the file is trusted before the checksum over header and data agrees: the
+    header's sizes are only used after they are found to add up to the file's size.
+    """
+    try:
+        with open(path, "rb") as source:
+            if source.read(len(_MAGIC)) != _MAGIC:
+                raise ValueError("not a bgengine table file")
+            expected = source.readline(_HEADER_LIMIT).strip().decode("ascii")
+            header_line = source.readline(_HEADER_LIMIT)
+            header = json.loads(header_line)
+            specs = [(spec["name"], np.dtype(spec["dtype"]), tuple(int(n) for n in spec["shape"]))
+                     for spec in header["arrays"]]
+            sizes = [int(np.prod(shape)) * dtype.itemsize for _, dtype, shape in specs]
+            if sum(sizes) != os.fstat(source.fileno()).st_size - source.tell():
+                raise ValueError("the header's array sizes do not match the file")
+            arrays = {}
+            for (name, dtype, shape), size in zip(specs, sizes):
+                buffer = bytearray(size)
+                if source.readinto(buffer) != size:
+                    raise ValueError("file is truncated")
+                arrays[name] = np.frombuffer(buffer, dtype=dtype).reshape(shape)
+    except ValueError:
+        raise
+    except Exception as error:  # garbled header: JSON, keys, dtypes, shapes, encodings
+        raise ValueError(f"unreadable header ({type(error).__name__}: {error})") from None
+    if _digest(header_line, arrays) != expected:
         raise ValueError("checksum mismatch")
+    if header.get("kind") != kind or header.get("version") != _FORMAT_VERSION:
+        raise ValueError("table of another kind or format version")
+    if header.get("params") != params:
+        raise ValueError("table built with other parameters")
     return arrays
 
 
@@ -126,7 +141,7 @@ def _cached_arrays(
     if cache and path.exists():
         try:
             return _read_table(path, kind, params)
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (OSError, ValueError) as error:
             warnings.warn(f"rebuilding {path}: {error}", BearoffCacheWarning, stacklevel=3)
     arrays = build()
     if cache:

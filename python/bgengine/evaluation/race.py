@@ -19,7 +19,7 @@ from bgcore import _bearoff
 
 from bgengine.evaluation import bearoff
 from bgengine.errors import InvalidPositionError, NotARaceError
-from bgengine.position import NUM_CHECKERS, NUM_SLOTS, Phase, Position
+from bgengine.position import NUM_CHECKERS, NUM_SLOTS, Phase, Position, checked_position
 
 HOME_POINTS = bearoff.HOME_POINTS
 
@@ -53,8 +53,7 @@ class RaceEvaluator:
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one race position (player on roll's view, before the roll)."""
-        if not isinstance(position, Position):
-            raise TypeError(f"expected a Position, got {type(position).__name__}")
+        checked_position(position)
         self._install()
         values = _bearoff.race_probabilities_of(position.to_bytes())
         if values is None:

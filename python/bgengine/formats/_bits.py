@@ -6,7 +6,7 @@ import base64
 import binascii
 import re
 
-from bgengine.errors import InvalidNotationError
+from bgengine.errors import InvalidNotationError, quoted
 
 _BASE64_CHARS = re.compile(r"[A-Za-z0-9+/]*")
 _BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -17,7 +17,7 @@ def decode_base64_key(text: str, length: int, what: str) -> int:
     if not isinstance(text, str):
         raise InvalidNotationError(f"{what} must be a string, got {type(text).__name__}")
     if len(text) != length:
-        raise InvalidNotationError(f"{what} has {length} characters, got {len(text)}: {text!r}")
+        raise InvalidNotationError(f"{what} has {length} characters, got {len(text)}: {quoted(text)}")
     if not _BASE64_CHARS.fullmatch(text):
         bad = next(c for c in text if not _BASE64_CHARS.fullmatch(c))
         raise InvalidNotationError(f"{what} {text!r} has a character outside base64: {bad!r}")

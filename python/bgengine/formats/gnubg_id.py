@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from bgengine.formats._bits import BitReader, BitWriter, decode_base64_key, encode_base64_key
-from bgengine.errors import InvalidMatchStateError, InvalidNotationError, InvalidPositionError
+from bgengine.dice import checked_roll
+from bgengine.errors import InvalidMatchStateError, InvalidNotationError, InvalidPositionError, checked_text, quoted
 from bgengine.match_state import MatchState
 from bgengine.position import NUM_CHECKERS, Position
 
@@ -46,6 +47,10 @@ def encode_position_id(position: Position) -> str:
         for count in side:
             writer.write((1 << count) - 1, count + 1)  # count 1-bits then a 0-bit
     return encode_base64_key(writer.key, 10, POSITION_ID_LENGTH)
+
+
+#: Longer than any legal "Position ID: ... Match ID: ..." text, with room for spaces.
+GNUBG_IDS_LIMIT = 200
 
 
 def decode_position_id(text: str) -> Position:
@@ -141,8 +146,7 @@ def decode_match_id(text: str) -> MatchState:
         raise InvalidMatchStateError(f"Match ID {text!r}: game state {game_state} means nothing")
     if double_offered and turn == on_roll:
         raise InvalidMatchStateError(f"Match ID {text!r}: a double is offered but the doubler is to decide")
-    if (dice[0] == 0) != (dice[1] == 0) or max(dice) > 6:
-        raise InvalidMatchStateError(f"Match ID {text!r}: dice {dice} are not a roll")
+    rolled = None if dice == (0, 0) else checked_roll(dice, f"Match ID {text!r}: dice {dice} are not a roll;")
     return MatchState(
         match_length=length,
         score=score,
@@ -151,7 +155,7 @@ def decode_match_id(text: str) -> MatchState:
         on_roll=on_roll,
         crawford=crawford,
         jacoby=not length and not jacoby_off,
-        dice=dice if dice[0] else None,
+        dice=rolled,
         double_offered=double_offered,
         max_cube=max(64, 1 << cube_log),
         resignation_offered=resignation,
@@ -160,14 +164,12 @@ def decode_match_id(text: str) -> MatchState:
 
 def parse_gnubg_ids(text: str) -> tuple[Position, MatchState | None]:
     """``posid``, ``posid:matchid`` (or ``Position ID: ... Match ID: ...``) to Position and MatchState."""
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"GNU Backgammon ID must be a string, got {type(text).__name__}")
-    cleaned = text.strip()
+    cleaned = checked_text(text, "GNU Backgammon ID", GNUBG_IDS_LIMIT).strip()
     for label in ("Position ID:", "Match ID:"):
         cleaned = cleaned.replace(label, " ")
     parts = cleaned.replace(":", " ").split()
     if len(parts) not in (1, 2) or (len(parts) == 1 and cleaned.endswith(":")):
-        raise InvalidNotationError(f"expected 'positionid' or 'positionid:matchid', got {text!r}")
+        raise InvalidNotationError(f"expected 'positionid' or 'positionid:matchid', got {quoted(text)}")
     position = decode_position_id(parts[0])
     return position, decode_match_id(parts[1]) if len(parts) == 2 else None
 

@@ -22,13 +22,14 @@ written: rejected resignation offers, beavers (money play only).
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from bgengine.game.actions import Accept, Action, Decision, Double, Pass, Play, Resign, Roll, Take
-from bgengine.errors import BgEngineError, MatchFileError
+from bgengine.errors import BgEngineError, MatchFileError, quoted
 from bgengine.formats._record import entries, read_dice
 from bgengine.game.record import Game
 from bgengine.game.match import Match
@@ -39,14 +40,16 @@ _LEFT_WIDTH = 28  # width of the left column, after "NNN) "
 _RIGHT_COLUMN = 5 + _LEFT_WIDTH + 1  # where the right column starts on a line
 _LEFT_LIMIT = 20  # a lone cell starting left of this column is in the left column
 
-_MATCH_HEADER = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME_HEADER = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE_LINE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_NUMBER = re.compile(r"^\s*(\d+)\)")
+#: Longer than any line a match file needs (move lines are under 80; comments are free text).
+MAT_LINE_LIMIT = 2000
+_MATCH_HEADER = re.compile(r"^\s*([0-9]{1,5})\s+point\s+match\s*$", re.IGNORECASE)
+_GAME_HEADER = re.compile(r"^\s*Game\s+([0-9]{1,5})\s*$", re.IGNORECASE)
+_SCORE_LINE = re.compile(r"^\s*(.+?)\s*:\s*([0-9]{1,5})\s+(.+?)\s*:\s*([0-9]{1,5})\s*$")
+_NUMBER = re.compile(r"^\s*([0-9]{1,5})\)")
 _CELL_START = re.compile(r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Wins\b)", re.IGNORECASE)
 _ROLL_CELL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_DOUBLE_CELL = re.compile(r"^Doubles\s*=>\s*(\d+)$", re.IGNORECASE)
-_WINS_CELL = re.compile(r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_DOUBLE_CELL = re.compile(r"^Doubles\s*=>\s*([0-9]{1,5})$", re.IGNORECASE)
+_WINS_CELL = re.compile(r"^Wins\s+([0-9]{1,5})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 
 
 # ----- writing ----------------------------------------------------------------------
@@ -125,15 +128,18 @@ class _Line:
 
 def parse_mat(text: str) -> Match:
     """Read .mat text and replay it through the rules; ``MatchFileError`` names the bad line."""
-    lines = [_Line(number, raw.rstrip("\r\n")) for number, raw in enumerate(text.splitlines(), start=1)]
-    position = 0
-    while position < len(lines) and not _MATCH_HEADER.match(lines[position].text):
-        if lines[position].text.strip() and not lines[position].text.lstrip().startswith(";"):
-            raise MatchFileError(lines[position].number, f"expected ' N point match', got {lines[position].text!r}")
-        position += 1
-    if position == len(lines):
+    if not isinstance(text, str):
+        raise MatchFileError(0, f".mat text must be a string, got {type(text).__name__}")
+    lines = _lines(text)
+    header = None
+    for line in lines:
+        if _MATCH_HEADER.match(line.text):
+            header = line
+            break
+        if line.text.strip() and not line.text.lstrip().startswith(";"):
+            raise MatchFileError(line.number, f"expected ' N point match', got {quoted(line.text)}")
+    if header is None:
         raise MatchFileError(0, "no ' N point match' line: not a .mat match file")
-    header = lines[position]
     length = int(_MATCH_HEADER.match(header.text).group(1))  # type: ignore[union-attr]
     if length == 0:
         raise MatchFileError(header.number, "money sessions (0 point match) are not supported; only matches")
@@ -142,10 +148,19 @@ def parse_mat(text: str) -> Match:
     except BgEngineError as error:
         raise MatchFileError(header.number, str(error)) from None
     reader = _GameReader(match)
-    for line in lines[position + 1 :]:
+    for line in lines:
         reader.read(line)
     reader.finish()
     return match
+
+
+def _lines(text: str) -> Iterator[_Line]:
+    """The numbered lines of ``text`` one at a time (a large file is never copied whole);
+    a line longer than any a match file needs is refused at once."""
+    for number, raw in enumerate(io.StringIO(text, newline=None), start=1):
+        if len(raw) > MAT_LINE_LIMIT:
+            raise MatchFileError(number, f"the line is {len(raw)} characters; .mat lines are at most {MAT_LINE_LIMIT}")
+        yield _Line(number, raw.rstrip("\r\n"))
 
 
 def read_mat(path: str | Path) -> Match:
@@ -162,6 +177,7 @@ class _GameReader:
         self.current: Game | None = None  # the game whose lines are being read
         self.expect_score_line = False
         self.game_started_line = 0
+        self.next_move_number = 1  # the "N)" the next numbered line of the game must carry
 
     def read(self, line: _Line) -> None:
         text = line.text
@@ -175,8 +191,23 @@ class _GameReader:
         elif self.current is None:
             raise MatchFileError(line.number, f"expected ' Game 1', got {text.strip()!r}")
         else:
+            self._check_move_number(line)
             for player, cell in _split_cells(line):
                 self._cell(line, self.current, player, cell)
+
+    def _check_move_number(self, line: _Line) -> None:
+        """Numbered lines must count 1, 2, 3, ... in each game: a swapped, dropped or repeated
+        line is an error even when its moves happen to stay legal."""
+        numbered = _NUMBER.match(line.text)
+        if numbered is None:
+            return
+        number = int(numbered.group(1))
+        if number != self.next_move_number:
+            raise MatchFileError(
+                line.number,
+                f"move number {number}) where {self.next_move_number}) was due: lines swapped, dropped or repeated",
+            )
+        self.next_move_number += 1
 
     def finish(self) -> None:
         if self.expect_score_line:
@@ -192,6 +223,7 @@ class _GameReader:
             raise MatchFileError(line.number, f"Game {number} after the match is over (score {match.score})")
         self.games_read += 1
         self.current = match.game
+        self.next_move_number = 1
         self.expect_score_line = True
         self.game_started_line = line.number
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgengine.errors import BgEngineError, MatchFileError
+from bgengine.errors import QUOTE_LIMIT, BgEngineError, MatchFileError
 from bgengine.formats._record import entries, read_dice
 from bgengine.game.actions import Accept, Action, Decision, Double, Pass, Play, Resign, Roll, Take
 from bgengine.game.match import Match
@@ -213,6 +213,8 @@ def _value(text: str, position: int, line: int, name: str) -> tuple[str, int, in
 
 def parse_sgf(text: str) -> Match:
     """Read ``.sgf`` text and replay it through the rules; ``MatchFileError`` names the line and property."""
+    if not isinstance(text, str):
+        raise MatchFileError(0, f".sgf text must be a string, got {type(text).__name__}")
     trees = _trees(text)
     if not trees:
         raise MatchFileError(0, "no game tree '(;...)': not an .sgf file")
@@ -299,7 +301,7 @@ def _read_node(node: _Node, match: Match, game: Game) -> None:
     prop = moves[0]
     player = _PLAYER_OF[prop.name]
     value = _single(prop).strip()
-    where = f"{prop.name}[{value}]"
+    where = _shown(prop.name, value)
     if game.is_over:
         raise MatchFileError(prop.line, f"{where} after the game has ended")
     for action in _actions(prop, player, value, game):
@@ -309,8 +311,13 @@ def _read_node(node: _Node, match: Match, game: Game) -> None:
             raise MatchFileError(prop.line, f"{where}: {error}") from None
 
 
+def _shown(name: str, value: str) -> str:
+    """A property as an error message shows it, a long value cut short."""
+    return f"{name}[{value}]" if len(value) <= QUOTE_LIMIT else f"{name}[{value[:QUOTE_LIMIT]}...]"
+
+
 def _actions(prop: _Property, player: int, value: str, game: Game) -> list[Action]:
-    where = f"{prop.name}[{value}]"
+    where = _shown(prop.name, value)
     turn = None if game.decision is Decision.OPENING_ROLL else game.turn
     if turn is not None and player != turn:
         raise MatchFileError(

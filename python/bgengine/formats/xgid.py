@@ -15,14 +15,17 @@ import re
 
 import numpy as np
 
-from bgengine.errors import InvalidMatchStateError, InvalidNotationError
+from bgengine.dice import checked_roll
+from bgengine.errors import InvalidMatchStateError, InvalidNotationError, checked_text, quoted
 from bgengine.match_state import FORMAT_MAX_CUBE, MatchState
 from bgengine.position import Position
 
 _PREFIX = "XGID="
 _NUM_FIELDS = 10
 _POSITION_CHARS = re.compile(r"[-A-Oa-o]{26}")
-_INTEGER = re.compile(r"-?[0-9]+")
+#: Longer than any legal XGID (about 60 characters), with room for spaces around it.
+XGID_LIMIT = 200
+_INTEGER = re.compile(r"-?[0-9]{1,6}")
 _JACOBY, _BEAVERS = 1, 2
 
 
@@ -40,7 +43,7 @@ def _checker_count(char: str) -> int:
 
 def _integer_field(text: str, name: str, low: int, high: int) -> int:
     if not _INTEGER.fullmatch(text):
-        raise InvalidNotationError(f"XGID {name} must be an integer, got {text!r}")
+        raise InvalidNotationError(f"XGID {name} must be an integer, got {quoted(text)}")
     value = int(text)
     if not low <= value <= high:
         raise InvalidMatchStateError(f"XGID {name} must be in {low}..{high}, got {value}")
@@ -49,18 +52,16 @@ def _integer_field(text: str, name: str, low: int, high: int) -> int:
 
 def parse_xgid(text: str) -> tuple[Position, MatchState]:
     """The (Position, MatchState) that an XGID describes; raises a typed error on bad input."""
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"XGID must be a string, got {type(text).__name__}")
-    body = text.strip()
+    body = checked_text(text, "XGID", XGID_LIMIT).strip()
     if body.startswith(_PREFIX):
         body = body[len(_PREFIX):]
     fields = body.split(":")
     if len(fields) != _NUM_FIELDS:
-        raise InvalidNotationError(f"XGID has {_NUM_FIELDS} fields separated by ':', got {len(fields)}: {text!r}")
+        raise InvalidNotationError(f"XGID has {_NUM_FIELDS} fields separated by ':', got {len(fields)}: {quoted(text)}")
     board_text, cube, cube_pos, turn, dice, score_x, score_o, rules, length, max_cube = fields
     if not _POSITION_CHARS.fullmatch(board_text):
         raise InvalidNotationError(
-            f"XGID position must be 26 characters from '-', 'A'..'O', 'a'..'o', got {board_text!r}"
+            f"XGID position must be 26 characters from '-', 'A'..'O', 'a'..'o', got {quoted(board_text)}"
         )
     x_view = Position([_checker_count(c) for c in board_text])
     cube_log = _integer_field(cube, "cube", 0, 15)
@@ -80,11 +81,9 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         raise InvalidNotationError("XGID dice 'B'/'R' (beaver, raccoon pending) are not supported")
     elif re.fullmatch(r"[0-6]{2}", dice):
         if dice != "00":
-            if "0" in dice:
-                raise InvalidNotationError(f"XGID dice must be '00' or two dice 1..6, got {dice!r}")
-            dice_value = (int(dice[0]), int(dice[1]))
+            dice_value = checked_roll(dice, "XGID dice")
     else:
-        raise InvalidNotationError(f"XGID dice must be '00', 'D' or two dice 1..6, got {dice!r}")
+        raise InvalidNotationError(f"XGID dice must be '00', 'D' or two dice 1..6, got {quoted(dice)}")
     match = MatchState(
         match_length=match_length,
         score=(

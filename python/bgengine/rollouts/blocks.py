@@ -12,10 +12,10 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -51,7 +51,7 @@ class BlockTask:
     dice: tuple[int, int]  # (0, 0) when the first roll is random
     truncate_plies: int
     variance_reduction: bool
-    referee: Any  # a _rollout_cube.CubeReferee, or None for cubeless
+    referee: Any  # a rollouts.referee.Referee, or None for cubeless
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,34 @@ def stratified_group(entropy: int, group: int, opening: bool) -> tuple[np.ndarra
     return first, second
 
 
-def block_tasks(template: BlockTask, total_trials: int, block_size: int) -> Iterator[BlockTask]:
-    """The blocks of a rollout of ``total_trials``, in order."""
-    for index in range(math.ceil(total_trials / block_size)):
-        first = index * block_size
-        yield BlockTask(**{**template.__dict__, "index": index, "first_trial": first,
-                           "trials": min(block_size, total_trials - first)})
+class BlockPlan(Sequence[BlockTask]):
+    """The blocks of a rollout of ``total_trials``, in order, each made only when asked for.
+
+    A plan of 10**9 trials costs no memory: the runner asks for blocks as workers free up.
+    """
+
+    def __init__(self, template: BlockTask, total_trials: int, block_size: int) -> None:
+        self.template = template
+        self.total_trials = total_trials
+        self.block_size = block_size
+
+    def __len__(self) -> int:
+        return math.ceil(self.total_trials / self.block_size)
+
+    @overload
+    def __getitem__(self, index: int) -> BlockTask: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[BlockTask]: ...
+
+    def __getitem__(self, index: int | slice) -> BlockTask | Sequence[BlockTask]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError(f"block {index} of {len(self)}")
+        first = index * self.block_size
+        return replace(self.template, index=index, first_trial=first,
+                       trials=min(self.block_size, self.total_trials - first))
 
 
 class Accumulator:
@@ -152,7 +174,7 @@ class Accumulator:
 
 
 def run_blocks(
-    tasks: list[BlockTask],
+    tasks: Sequence[BlockTask],
     executor: cf.Executor | None,
     width: int,
     max_retries: int,
@@ -173,7 +195,7 @@ def run_blocks(
     total = Accumulator(width)
     pending: dict[cf.Future[BlockOutcome], int] = {}
     arrived: dict[int, BlockOutcome] = {}
-    failures = [0] * len(tasks)
+    failures: dict[int, int] = {}
     next_task = 0
     reduced = 0
     try:
@@ -187,7 +209,7 @@ def run_blocks(
                 try:
                     outcome = future.result()
                 except Exception as error:  # a lost worker, a cancelled future, ...
-                    failures[index] += 1
+                    failures[index] = failures.get(index, 0) + 1
                     if failures[index] > max_retries:
                         raise RolloutWorkerError(
                             f"block {index} failed {failures[index]} times; last error: {error!r}"

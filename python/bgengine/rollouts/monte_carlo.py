@@ -20,16 +20,17 @@ import numpy as np
 
 from bgcore import _nn, _policy
 
-from bgengine.rollouts.blocks import Accumulator, BlockTask, block_tasks, run_blocks
-from bgengine.rollouts.referee import MWC_UNIT, RefereeFactory
+from bgengine.dice import checked_roll
+from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
+from bgengine.rollouts.referee import RefereeFactory
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
 from bgengine.match_state import MatchState
 from bgengine.move import Move
-from bgengine.position import Phase, Position
+from bgengine.position import Phase, Position, checked_position
+from bgengine.probabilities import FIELD_NAMES, EquityUnit, GameProbabilities, flipped
 
 #: Normal quantile of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 ProgressCallback = Callable[[int, int, "RolloutResult"], None]
 
 
@@ -121,7 +122,7 @@ class RolloutResult:
     the rollout had no referee.
     """
 
-    probabilities: tuple[float, float, float, float, float]
+    probabilities: GameProbabilities
     probability_standard_errors: tuple[float, float, float, float, float]
     equity: float
     equity_standard_error: float
@@ -131,7 +132,7 @@ class RolloutResult:
     seconds: float
     average_plies: float
     settings: RolloutSettings
-    cubeful_unit: str | None = None
+    cubeful_unit: EquityUnit | None = None
     dropped: bool = False
 
     @property
@@ -154,15 +155,13 @@ class RolloutResult:
 
         A match's cubeful value (a winning chance) becomes one minus it.
         """
-        win, wg, wbg, lg, lbg = self.probabilities
-        s_win, s_wg, s_wbg, s_lg, s_lbg = self.probability_standard_errors
         cubeful = self.cubeful_equity
         if cubeful is not None:
-            cubeful = 1.0 - cubeful if self.cubeful_unit == MWC_UNIT else -cubeful
+            cubeful = 1.0 - cubeful if self.cubeful_unit is EquityUnit.MWC else -cubeful
         return replace(
             self,
-            probabilities=(1.0 - win, lg, lbg, wg, wbg),
-            probability_standard_errors=(s_win, s_lg, s_lbg, s_wg, s_wbg),
+            probabilities=self.probabilities.flipped(),
+            probability_standard_errors=flipped(self.probability_standard_errors),  # win's error stays
             equity=-self.equity,
             cubeful_equity=cubeful,
         )
@@ -170,13 +169,12 @@ class RolloutResult:
     def __str__(self) -> str:
         lines = [f"Cubeless equity {_with_error(self.equity, self.equity_standard_error)}"]
         if self.cubeful_equity is not None and self.cubeful_standard_error is not None:
-            lines.append(
-                f"Cubeful {self.cubeful_unit}: {_with_error(self.cubeful_equity, self.cubeful_standard_error)}"
-            )
+            unit = self.cubeful_unit.value if self.cubeful_unit is not None else ""
+            lines.append(f"Cubeful {unit}: {_with_error(self.cubeful_equity, self.cubeful_standard_error)}")
         lines.append(
             "  ".join(
                 f"{name} {_with_error(m, s, signed=False)}"
-                for name, m, s in zip(PROBABILITY_NAMES, self.probabilities, self.probability_standard_errors)
+                for name, m, s in zip(FIELD_NAMES, self.probabilities, self.probability_standard_errors)
             )
         )
         lines.append(f"{self.trials} trials in {self.seconds:.2f} s, seed {self.settings.seed}")
@@ -186,11 +184,11 @@ class RolloutResult:
 def rollout(
     position: Position,
     match: MatchState | None = None,
-    dice: tuple[int, int] | None = None,
+    *,
+    dice: tuple[int, int] | str | None = None,
     settings: RolloutSettings | None = None,
     executor: cf.Executor | None = None,
     progress: ProgressCallback | None = None,
-    *,
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
     opening: bool = False,
@@ -222,10 +220,10 @@ def rollout_moves(
     dice: tuple[int, int],
     moves: Sequence[Position | Move | str] | None = None,
     match: MatchState | None = None,
+    *,
     settings: RolloutSettings | None = None,
     executor: cf.Executor | None = None,
     progress: Callable[[int, int, RolloutResult], None] | None = None,
-    *,
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
 ) -> list[tuple[Position, RolloutResult]]:
@@ -273,6 +271,12 @@ def rollout_moves(
 def _run(
     template: BlockTask, settings: RolloutSettings, executor: cf.Executor | None, progress: ProgressCallback | None
 ) -> RolloutResult:
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidSettingsError(
+            f"executor must be a concurrent.futures.Executor (or None for all local cores), got {type(executor).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise InvalidSettingsError(f"progress must be callable or None, got {type(progress).__name__}")
     started = time.perf_counter()
     cubeful = template.referee is not None
     unit = template.referee.unit if template.referee is not None else None
@@ -289,16 +293,18 @@ def _run(
         errors = total.standard_errors()
         return bool(errors[6 if cubeful else 5] <= target)
 
-    tasks = list(block_tasks(template, settings.trials, settings.block_size))
-    total = run_blocks(tasks, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
+    plan = BlockPlan(template, settings.trials, settings.block_size)
+    total = run_blocks(plan, executor, 7, settings.max_retries, settings.max_pending_blocks, after_block)
     return summary(total)
 
 
-def _result(total: Accumulator, settings: RolloutSettings, seconds: float, cubeful: bool, unit: str | None) -> RolloutResult:
+def _result(
+    total: Accumulator, settings: RolloutSettings, seconds: float, cubeful: bool, unit: EquityUnit | None
+) -> RolloutResult:
     means = total.means()
     errors = total.standard_errors()
     return RolloutResult(
-        probabilities=tuple(float(x) for x in means[:5]),  # type: ignore[arg-type]
+        probabilities=GameProbabilities.from_estimate(means[:5]),  # sampling can stray outside 0..1
         probability_standard_errors=tuple(float(x) for x in errors[:5]),  # type: ignore[arg-type]
         equity=float(means[5]),
         equity_standard_error=float(errors[5]),
@@ -412,9 +418,7 @@ def _checked_match(match: object) -> MatchState:
 
 
 def _check_position(position: object) -> None:
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
-    if position.phase is Phase.OVER:
+    if checked_position(position).phase is Phase.OVER:
         raise InvalidPositionError("the game is over: there is nothing to roll out")
 
 
@@ -422,8 +426,7 @@ def _checked_dice(dice: object, opening: bool) -> tuple[int, int]:
     """(die1, die2), or (0, 0) when the first roll is random."""
     if dice is None:
         return (0, 0)
-    if not (isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)):
-        raise InvalidMatchStateError(f"dice must be a pair of numbers 1..6 or None, got {dice!r}")
+    dice = checked_roll(dice, "the first roll")
     if opening and dice[0] == dice[1]:
         raise IllegalMoveError(f"the opening roll is never a double, got {dice}")
     return (int(dice[0]), int(dice[1]))

@@ -13,10 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bgengine.match_state import MatchState
-
-#: Units of a referee's values.
-MONEY_UNIT = "money equity per cube"
-MWC_UNIT = "match winning chance"
+from bgengine.probabilities import EquityUnit
 
 #: The mover's cube actions as the kernel (bgcore/_rollout.pyx) codes them.
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, DOUBLE_BEAVER = 0, 1, 2, 3
@@ -30,8 +27,8 @@ class Referee(Protocol):
     """
 
     @property
-    def unit(self) -> str:
-        """``MONEY_UNIT`` (per starting cube) or ``MWC_UNIT``."""
+    def unit(self) -> EquityUnit:
+        """``EquityUnit.MONEY`` (per starting cube) or ``EquityUnit.MWC``."""
         ...
 
     @property
