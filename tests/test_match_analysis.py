@@ -235,3 +235,14 @@ def test_a_bad_executor_or_progress_is_a_typed_error():
         analyze_match(two_plays(0), plies=0, executor=2)  # type: ignore[arg-type]
     with pytest.raises(InvalidSettingsError, match="progress"):
         analyze_match(two_plays(0), plies=0, progress="bar")  # type: ignore[arg-type]
+
+
+def test_a_clear_no_double_keeps_its_0_ply_decision_and_a_double_is_searched_deep():
+    start = Position.initial()
+    rolled = TurnTask(0, 1, 0, start, MatchState(match_length=7), False, CubeAction.NO_DOUBLE, None, None)
+    doubled = TurnTask(0, 1, 0, start, MatchState(match_length=7), False, CubeAction.DOUBLE_TAKE, None, None)
+    kept, searched = analyse_turn(rolled, plies=1).cube, analyse_turn(doubled, plies=1).cube
+    assert kept is not None and searched is not None
+    assert (kept.plies, searched.plies) == (0, 1)
+    assert kept.probabilities == bg.evaluate(start, plies=0).probabilities
+    assert searched.probabilities == bg.evaluate(start, plies=1).probabilities

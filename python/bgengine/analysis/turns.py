@@ -13,7 +13,7 @@ them to MWC.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,9 @@ OPENING_ROLL_WEIGHTS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 )
 #: Ranked plays kept per checker play for reports (the played one is always kept too).
 KEPT_CANDIDATES = 5
+#: EMG by which not doubling must beat doubling at 0-ply for a turn rolled without doubling to
+#: keep its 0-ply cube decision (it is then not close, and not searched deeper).
+CLEARLY_NO_DOUBLE = 0.2
 #: How equities are measured: cubeless money equity, or cubeless match winning chance as EMG.
 EQUITY_MEASURES = ("money", "match")
 
@@ -171,10 +174,26 @@ def analyse_turn(task: TurnTask, plies: int, evaluator: Evaluator | None = None)
 
 
 def _cube(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDecision | None:
-    """The cube decision at the score from ``plies``-deep cubeless probabilities (None: no cube action)."""
+    """The cube decision at the score from cubeless probabilities (None: no cube action).
+
+    The 0-ply decision stands when the player rolled and not doubling beats doubling there
+    by more than ``CLEARLY_NO_DOUBLE`` (such a decision is neither close nor an error);
+    otherwise the probabilities are searched ``plies`` deep. ``decision.plies`` says which.
+    """
+    decision = _cube_at(task, 0, evaluator)
+    if decision is None or plies == 0:
+        return decision
+    emg = decision.to_emg()
+    assert emg.double_take is not None and emg.double_pass is not None
+    if task.cube_action is CubeAction.NO_DOUBLE and emg.no_double - min(emg.double_take, emg.double_pass) > CLEARLY_NO_DOUBLE:
+        return decision
+    return _cube_at(task, plies, evaluator)
+
+
+def _cube_at(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDecision | None:
     chances = evaluate(task.position, plies=plies, evaluator=evaluator).probabilities
     decision = cube_decision(task.position, task.match, probabilities=chances)
-    return decision if decision.errors is not None else None
+    return replace(decision, plies=plies) if decision.errors is not None else None
 
 
 def _checker(
