@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgcore import _nn, _selfplay
+from bgcore import _engine, _nn, _selfplay
 from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
@@ -112,8 +112,7 @@ def points_against(player, opponent, games: int, seed: int) -> tuple[float, floa
 
 def engine_player(network: _nn.NeuralNet, plies: int = 0) -> _selfplay.EnginePlayer:
     """The engine as users get it: network, race tables, ``plies`` lookahead."""
-    bearoff.install_tables()
-    return _selfplay.EnginePlayer(network, plies)
+    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables()), plies)
 
 
 def test_strength_against_pubeval(benchmark):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgcore import _bearoff
+from bgcore import _bearoff_index
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from conftest import random_race
 from bgengine.evaluation import bearoff, race
@@ -133,7 +133,7 @@ def rollout_wins(home, mover, opponent, games: int, seed: int) -> np.ndarray:
         while True:
             dice = rng.integers(1, 7, size=2)
             counts = home.counts(sides[turn])
-            children = _bearoff.bearoff_children(counts, int(dice[0]), int(dice[1]))
+            children = _bearoff_index.bearoff_children(counts, int(dice[0]), int(dice[1]))
             sides[turn] = min(children, key=lambda r: home.expected[r])
             if sides[turn] == 0:
                 wins[game] = turn == 0
@@ -234,22 +234,22 @@ def test_an_empty_batch_gives_an_empty_result():
 
 
 def test_core_entry_points_refuse_impossible_boards():
-    bearoff.install_tables()
+    tables = bearoff.race_tables()
     too_many = np.zeros(26, dtype=np.int8)
     too_many[3], too_many[20] = 16, -1
     wrong_bar = np.zeros(26, dtype=np.int8)
     wrong_bar[0], wrong_bar[20] = 1, -1
     for board in (too_many, wrong_bar):
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.race_probabilities_of(board.tobytes())
+            tables.race_probabilities_of(board.tobytes())
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.race_probabilities_batch(board[None, :], np.empty((1, 5), dtype=np.float32))
+            tables.race_probabilities_batch(board[None, :], np.empty((1, 5), dtype=np.float32))
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.expected_rolls_batch(board[None, :], True)
+            tables.expected_rolls_batch(board[None, :], True)
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.two_sided_lookup(board.tobytes())
+            tables.two_sided_lookup(board.tobytes())
     with pytest.raises(ValueError, match="26 slots"):
-        _bearoff.race_probabilities_of(b"\x00" * 25)
+        tables.race_probabilities_of(b"\x00" * 25)
 
 
 def test_batch_names_the_impossible_board():

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
+from bgcore._testing import OneRollFinishOracle, PipCountEvaluator
 from bgengine import DiceError, EquityUnit, MatchState, Position
 from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (

@@ -546,7 +546,7 @@ def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: flo
     """
     from dataclasses import replace
 
-    from bgengine.evaluation.training import td as training
+    from bgengine.training import td as training
 
     given: dict[str, Any] = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
     settings = replace(training.TrainingSettings(), **{k: v for k, v in given.items() if v is not None})

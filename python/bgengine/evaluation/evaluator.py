@@ -4,7 +4,7 @@ Probabilities are the cumulative 5-vector (win, win_gammon, win_backgammon, lose
 lose_backgammon) from the player on roll, before the roll. An evaluator is anything with
 ``evaluate(position)`` and ``evaluate_batch(boards)``; the engine's own is
 ``NetworkEvaluator`` (finished games exact, races from the bear-off/race tables, contact
-positions from the network trained by ``bgengine.evaluation.training.td``). n-ply lookahead averages the
+positions from the network trained by ``bgengine.training.td``). n-ply lookahead averages the
 21 rolls, each with the best reply searched one ply less among the few best 0-ply
 candidates (``MoveFilter``).
 """
@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgcore import _nn, _nply
+from bgcore import _engine, _evaluator, _nn, _nply
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.move import Move, MoveList, Roll, legal_moves
@@ -122,23 +122,28 @@ class NetworkEvaluator:
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True) -> None:
         self.network = network
         self.race_tables = race_tables
-        self._tables_installed = False
+        self._kernel: _engine.EngineCEvaluator | None = None
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
-        """Load weights from an ``.npz`` written by ``bgengine.evaluation.training.td`` (or shipped data)."""
+        """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data)."""
         with np.load(path) as data:
             network = _nn.NeuralNet(
                 data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
             )
         return cls(network, **options)
 
-    def _ready(self) -> None:
-        if self.race_tables and not self._tables_installed:
-            from bgengine.evaluation import bearoff
+    def c_evaluator(self) -> _engine.EngineCEvaluator:
+        """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once."""
+        kernel = self._kernel
+        if kernel is None or kernel.network is not self.network or (kernel.tables is not None) != self.race_tables:
+            tables = None
+            if self.race_tables:
+                from bgengine.evaluation import bearoff
 
-            bearoff.install_tables()
-            self._tables_installed = True
+                tables = bearoff.race_tables()
+            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables)
+        return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one position (player on roll's view)."""
@@ -150,16 +155,15 @@ class NetworkEvaluator:
 
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
-        self._ready()
-        return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
+        return _lookahead(self.c_evaluator(), boards, plies, move_filter)
 
 
 def _lookahead(
-    static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None, race_tables: bool = True
+    evaluator: _evaluator.CEvaluator, boards: np.ndarray, plies: int, move_filter: MoveFilter | None
 ) -> np.ndarray:
-    """The C search over ``static`` (a NeuralNet, or any object with ``evaluate_batch``)."""
+    """The C search over a C evaluator (the engine's runs without the GIL)."""
     move_filter = move_filter or MoveFilter()
-    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin, race_tables=race_tables)
+    return _nply.nply_evaluate(evaluator, boards, plies, move_filter.keep, move_filter.margin)
 
 
 class _RowByRowEvaluator:
@@ -230,7 +234,7 @@ def _probabilities(evaluator: Any, boards: np.ndarray, plies: int, move_filter: 
     """n-ply probabilities with any evaluator (the engine's runs in C without the GIL)."""
     if isinstance(evaluator, NetworkEvaluator):
         return evaluator.evaluate_plies(boards, plies, move_filter)
-    return _lookahead(evaluator, boards, plies, move_filter)
+    return _lookahead(_evaluator.PythonEvaluator(evaluator), boards, plies, move_filter)
 
 
 def evaluate(

@@ -43,8 +43,8 @@ class BlockTask:
     first_trial: int
     trials: int
     board: bytes
-    evaluator: Any  # bgcore._policy.CEvaluator
-    oracle: Any  # bgcore._policy.COracle
+    evaluator: Any  # bgcore._evaluator.CEvaluator
+    oracle: Any  # bgcore._evaluator.COracle
     entropy: int
     quasi_random: bool
     opening: bool

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bgcore import _nn, _policy
+from bgcore import _engine, _evaluator, _nn
 
 from bgengine.dice import checked_roll
 from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
@@ -202,7 +202,7 @@ def rollout(
     of a game, so the first roll is never a double. ``executor``: any
     ``concurrent.futures.Executor`` (a thread pool on all cores by default; a Dask
     ``client.get_executor()`` runs on a cluster). ``progress(done, total, estimate)`` is
-    called after each block. ``evaluator``: a C-level evaluator (``bgcore._policy.CEvaluator``)
+    called after each block. ``evaluator``: a C-level evaluator (``bgcore._evaluator.CEvaluator``)
     or an object with ``c_evaluator()``; None uses the default evaluator.
     """
     settings = settings if settings is not None else RolloutSettings()
@@ -346,11 +346,11 @@ def _block_template(
     )
 
 
-def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
+def _kernel_evaluator(evaluator: Any) -> _evaluator.CEvaluator:
     """The C-level evaluator the kernel runs: given, adapted, or the default one."""
     if evaluator is None:
         return default_kernel_evaluator()
-    if isinstance(evaluator, _policy.CEvaluator):
+    if isinstance(evaluator, _evaluator.CEvaluator):
         return evaluator
     network = getattr(evaluator, "network", None)
     if isinstance(network, _nn.NeuralNet):
@@ -358,31 +358,24 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
     adapt = getattr(evaluator, "c_evaluator", None)
     if callable(adapt):
         adapted = adapt()
-        if isinstance(adapted, _policy.CEvaluator):
+        if isinstance(adapted, _evaluator.CEvaluator):
             return adapted
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
-        f" (bgcore._policy.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
+        f" (bgcore._evaluator.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
         f" got {type(evaluator).__name__}"
     )
 
 
-def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _policy.CEvaluator:
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _evaluator.CEvaluator:
     """The network as the kernel's evaluator; race positions from the race tables when asked
     (as ``bgengine.evaluation.evaluator.NetworkEvaluator`` does at 0-ply)."""
-    from bgcore._nn_policy import NetworkCEvaluator
-    from bgcore._race_policy import RaceOrContactEvaluator
+    from bgengine.evaluation.bearoff import race_tables as tables
 
-    from bgengine.evaluation.bearoff import install_tables
-
-    kernel_evaluator = NetworkCEvaluator(network)
-    if not race_tables:
-        return kernel_evaluator
-    install_tables()
-    return RaceOrContactEvaluator(kernel_evaluator)
+    return _engine.EngineCEvaluator(network, tables() if race_tables else None)
 
 
-def default_kernel_evaluator() -> _policy.CEvaluator:
+def default_kernel_evaluator() -> _evaluator.CEvaluator:
     """The evaluator rollouts use when none is given: ``bgengine.evaluation.evaluator.default_evaluator()``
     (the shipped network, race tables for races)."""
     from bgengine.evaluation.evaluator import default_evaluator
@@ -390,15 +383,12 @@ def default_kernel_evaluator() -> _policy.CEvaluator:
     return _kernel_evaluator(default_evaluator())
 
 
-def _oracle(settings: RolloutSettings) -> _policy.COracle:
+def _oracle(settings: RolloutSettings) -> _evaluator.COracle:
     if not settings.bearoff_tables:
-        return _policy.COracle()
-    from bgcore._race_policy import BearoffOracle
+        return _evaluator.COracle()
+    from bgengine.evaluation.bearoff import race_tables
 
-    from bgengine.evaluation.bearoff import install_tables
-
-    install_tables()
-    return BearoffOracle()
+    return _engine.BearoffOracle(race_tables())
 
 
 # ----- checks --------------------------------------------------------------------------
