@@ -714,10 +714,10 @@ def test_rollout_plies_and_presets_reach_the_settings_and_change_the_games():
     assert one["result"]["equity"] != zero["result"]["equity"]
     strong = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong",
                       "--truncate", "2")["rollout"]["settings"]
-    assert (strong["checker_plies"], strong["later_plies"], strong["later_from"]) == (2, 1, 8)
+    assert (strong["checker_plies"], strong["cube_plies"], strong["later_plies"]) == (2, 2, None)
     plain = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong", "--plies", "0",
                      "--truncate", "2")["rollout"]["settings"]
-    assert (plain["checker_plies"], plain["later_plies"]) == (0, None)
+    assert (plain["checker_plies"], plain["cube_plies"]) == (0, 0)
 
 
 def test_cube_command_rollout_plays_at_the_plies_given():

@@ -491,7 +491,7 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
 @click.option("--plies", type=click.IntRange(0, 3), metavar="N",
               help="Depth of checker play and cube decisions inside the games (default 0, or the preset's).")
 @click.option("--preset", type=click.Choice(["fast", "standard", "strong"]),
-              help="Named settings: fast (0-ply play), standard (1-ply), strong (2-ply; 1-ply from ply 8).")
+              help="Named settings: fast (0-ply play), standard (1-ply), strong (2-ply).")
 @click.option("--truncate", type=click.IntRange(min=1), metavar="PLIES",
               help="Stop each game after PLIES half-moves and score it with the evaluator.")
 @click.option("--variance-reduction/--no-variance-reduction", default=True, show_default=True,
@@ -514,8 +514,10 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
         raise BadInput("POSITION: the game is over; there is nothing to roll out")
     if moves and dice is None:
         raise BadInput("--move: plays need dice; give --dice")
+    # smaller blocks for deeper play, so the progress bar (and its time left) moves every few seconds
     depth: dict[str, Any] = {} if plies is None else {"checker_plies": plies, "cube_plies": None,
-                                                       "later_plies": None, "later_from": None}
+                                                       "later_plies": None, "later_from": None,
+                                                       "block_size": max(2, 72 // 6 ** plies)}
     settings = _checked(lambda: make_settings(trials, seed=seed, preset=preset, truncate_plies=truncate,
                                               variance_reduction=variance_reduction, quasi_random=quasi_random,
                                               target_standard_error=target_se, **depth),

@@ -554,8 +554,8 @@ def _is_real(value: object) -> bool:
 #: ``RolloutSettings.preset``'s named settings (measured in docs/rollout.md).
 PRESETS: dict[str, RolloutSettings] = {
     "fast": RolloutSettings(),
-    "standard": RolloutSettings(checker_plies=1),
-    "strong": RolloutSettings(checker_plies=2, later_plies=1, later_from=8),
+    "standard": RolloutSettings(checker_plies=1, block_size=36),
+    "strong": RolloutSettings(checker_plies=2, block_size=6),
 }
 
 
