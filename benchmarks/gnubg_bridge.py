@@ -374,11 +374,14 @@ def _read_rollout(text: str, cpu_seconds: float) -> GnubgRollout:
 
     means = lines[at + 1].split()
     errors = lines[at + 2].split("[", 1)[1].split("]", 1)[0].split()
+    # win, win gammon, win backgammon - lose, lose gammon, lose backgammon CL equity
     mean_values = [float(w) for w in means if w not in ("-", "CL", "CF")]
     error_values = [float(w) for w in errors if w not in ("-", "CL", "CF")]
+    if len(mean_values) != 7 or len(error_values) != 7:
+        raise GnubgError(f"unexpected rollout result lines: {lines[at + 1]!r} {lines[at + 2]!r}")
     play = next((line.split(":", 1)[1].strip() for line in lines[at:] if line.startswith("Play:")), "")
     return GnubgRollout(
-        probabilities=tuple(mean_values[:5]), equity=mean_values[5],
-        probability_standard_errors=tuple(error_values[:5]), equity_standard_error=error_values[5],
+        probabilities=tuple(mean_values[i] for i in (0, 1, 2, 4, 5)), equity=mean_values[6],
+        probability_standard_errors=tuple(error_values[i] for i in (0, 1, 2, 4, 5)), equity_standard_error=error_values[6],
         play=play, cpu_seconds=float(cpu_seconds),
     )
