@@ -43,7 +43,9 @@ class Referee(Protocol):
         ...
 
     def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
-        """The mover's action before rolling (a kernel code) from the mover's 5-vector."""
+        """The mover's action before rolling (a kernel code) from the mover's 5-vector,
+        evaluated at the rollout's cube depth (``RolloutSettings.cube_plies``, or
+        ``later_plies`` later in the game): the kernel looks ahead, the referee decides."""
         ...
 
     def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
@@ -51,7 +53,8 @@ class Referee(Protocol):
         ...
 
     def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
-        """The root's cubeful value of a position where the game stops (truncation)."""
+        """The root's cubeful value of a position where the game stops (truncation), from
+        the mover's 5-vector at the checker-play depth of that ply."""
         ...
 
     def luck_scale(self, cube_value: int) -> float:
