@@ -19,6 +19,16 @@ class Ranking:
     def probabilities(self, index: int) -> Vector5: ...
     def lazy_items(self, cls: type[Any], source: object) -> list[Any]: ...
 
+def evaluation(
+    evaluator: EngineCEvaluator,
+    board: bytes,
+    plies: int,
+    keep: int,
+    margin: float,
+    probabilities_class: type[Any],
+    evaluation_class: type[Any],
+    source: str,
+) -> Any: ...
 def probabilities(
     evaluator: EngineCEvaluator, board: bytes, plies: int, keep: int = 1, margin: float = 0.0
 ) -> Vector5 | None: ...

@@ -341,6 +341,31 @@ cdef object raise_failure(EngineCEvaluator evaluator, int status):
     evaluator.raise_failure()
 
 
+cdef object new_instance = object.__new__
+cdef tuple PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon",
+                                "lose_backgammon")
+
+
+def evaluation(EngineCEvaluator evaluator, bytes board, int plies, int keep, float margin,
+               type probabilities_class, type evaluation_class, str source):
+    """``probabilities`` as an instance of ``evaluation_class`` whose ``probabilities`` is an
+    instance of ``probabilities_class`` (win, win_gammon, ... set), and ``plies`` and
+    ``source`` set: both made without calling the classes (frozen dataclasses whose values
+    are checked here), which is most of the time of a 0-ply evaluation. None when NaN."""
+    values = probabilities(evaluator, board, plies, keep, margin)
+    if values is None:
+        return None
+    cdef int k
+    chances = new_instance(probabilities_class)
+    for k in range(NUM_OUTPUTS):
+        PyObject_GenericSetAttr(chances, PROBABILITY_NAMES[k], values[k])
+    result = new_instance(evaluation_class)
+    PyObject_GenericSetAttr(result, "probabilities", chances)
+    PyObject_GenericSetAttr(result, "plies", plies)
+    PyObject_GenericSetAttr(result, "source", source)
+    return result
+
+
 def probabilities(EngineCEvaluator evaluator, bytes board, int plies, int keep=1,
                   float margin=0.0):
     """The clamped 5-vector (doubles) of one trusted board looked ahead ``plies`` rolls,

@@ -57,13 +57,6 @@ class Evaluation:
     def as_dict(self) -> dict[str, float]:
         return self.probabilities.as_dict()
 
-    @classmethod
-    def _trusted(cls, probabilities: GameProbabilities, plies: int) -> Evaluation:
-        """``Evaluation(probabilities, plies)`` without the dataclass machinery (the fast path)."""
-        evaluation = object.__new__(cls)
-        evaluation.__dict__.update(probabilities=probabilities, plies=plies, source=_SOURCES[plies])
-        return evaluation
-
 
 @dataclass(frozen=True)
 class RankedMove:
@@ -299,9 +292,12 @@ def evaluate(
     evaluator = evaluator or default_evaluator()
     if type(evaluator) is NetworkEvaluator:  # the fast path: the same values, no arrays
         search = move_filter or _DEFAULT_FILTER
-        values = _single.probabilities(evaluator.c_evaluator(), position._board, plies, search.keep, search.margin)
-        if values is not None:
-            return Evaluation._trusted(GameProbabilities._trusted(values), plies)
+        evaluation: Evaluation | None = _single.evaluation(
+            evaluator.c_evaluator(), position._board, plies, search.keep, search.margin,
+            GameProbabilities, Evaluation, _SOURCES[plies],
+        )
+        if evaluation is not None:
+            return evaluation
     result = _probabilities(evaluator, _boards_array(position), plies, move_filter)[0]
     return Evaluation(GameProbabilities.from_estimate(result), plies)
 
