@@ -1,8 +1,7 @@
 """Money cube decisions (Janowski) and the cube_decision API."""
 
-import random
-
 import pytest
+from conftest import random_bearoff_positions
 
 from bgengine import (
     CubeAction,
@@ -383,14 +382,6 @@ def test_last_roll_no_double_is_the_roll_not_the_cube_value():
     assert str(decision.action) == "Double / take"
 
 
-def _random_home_side(rng: random.Random) -> dict[int, int]:
-    points: dict[int, int] = {}
-    for _ in range(rng.randint(1, 6)):
-        point = rng.randint(1, 6)
-        points[point] = points.get(point, 0) + 1
-    return points
-
-
 @pytest.mark.parametrize("owner", [CubeOwner.CENTRED, CubeOwner.PLAYER])
 def test_exact_no_double_one_roll_deeper_agrees_with_the_tables_optimal_cube_play(owner):
     """The table's value with access to the cube is max(No double, min(Double/Take, Double/Pass))."""
@@ -399,9 +390,7 @@ def test_exact_no_double_one_roll_deeper_agrees_with_the_tables_optimal_cube_pla
 
     table = bearoff.two_sided_table()
     match = MatchState() if owner is CubeOwner.CENTRED else MatchState(cube_value=2, cube_owner=0)
-    rng = random.Random(20261201)
-    for _ in range(60):
-        position = Position.from_points(_random_home_side(rng), _random_home_side(rng))
+    for position in random_bearoff_positions(60, seed=20261201):
         functions = exact_money_doubling_functions(position, match, owner)
         assert functions is not None and functions.exact
         best = max(functions.no_double(0.5), min(functions.double_take(0.5), functions.double_pass))

@@ -7,6 +7,7 @@ on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
 """
 
 from bgengine.game.actions import Decision
+from bgengine.analysis.match_analysis import AnalysisThresholds, MatchAnalysis, analyze_match
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
@@ -39,6 +40,7 @@ from bgengine.game.match import Match
 from bgengine.cube.match_equity import cubeless_mwc, gammon_values
 from bgengine.match_state import MatchState
 from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
+from bgengine.formats.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
 from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from bgengine.cube.met_generator import generate_met
 from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
@@ -55,6 +57,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "Agent",
+    "AnalysisThresholds",
     "BgEngineError",
     "CubeAction",
     "CubeAdvisedAgent",
@@ -84,6 +87,7 @@ __all__ = [
     "InvalidSettingsError",
     "LegalMove",
     "Match",
+    "MatchAnalysis",
     "MatchEquityTable",
     "MatchFileError",
     "MatchState",
@@ -102,6 +106,7 @@ __all__ = [
     "RankedMove",
     "RolloutResult",
     "RolloutSettings",
+    "analyze_match",
     "best_move",
     "cube_decision",
     "cube_decision_matrix",
@@ -113,6 +118,7 @@ __all__ = [
     "evaluate",
     "format_gnubg_ids",
     "format_mat",
+    "format_sgf",
     "format_xgid",
     "gammon_values",
     "generate_met",
@@ -121,13 +127,16 @@ __all__ = [
     "load_met",
     "parse_gnubg_ids",
     "parse_mat",
+    "parse_sgf",
     "parse_xgid",
     "play_game",
     "play_match",
     "rank_moves",
     "read_mat",
+    "read_sgf",
     "rollout",
     "rollout_moves",
     "take_points",
     "write_mat",
+    "write_sgf",
 ]

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import traceback
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, NoReturn, TypeVar
@@ -587,6 +588,48 @@ def bench(seconds: float, as_json: bool) -> None:
     from bgengine.cli.output import bench_table, make_console
 
     make_console().print(bench_table(results, machine_summary(), __version__))
+
+
+@cli.command("analyze-match", short_help="Rate every decision of a .sgf or .mat match.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--plies", type=click.IntRange(0, 3), default=2, show_default=True,
+              help="Depth of the analysis: plays' candidates, cube decisions.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads analysing turns (default: one per core). The answers do not depend on it.")
+@click.option("--equity", type=click.Choice(["money", "match"]), default="money", show_default=True,
+              help="Measure checker plays and luck by cubeless money equity or by cubeless MWC at the score.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="REPORT.html",
+              help="Also write a self-contained HTML report with the marked decisions' boards.")
+@json_option
+def analyze_match(file: str, plies: int, workers: int | None, equity: str, html_path: str | None,
+                  as_json: bool) -> None:
+    """Every checker play, cube decision and roll of a match file (GNU Backgammon .sgf or Jellyfish .mat)
+    rated: error rates and PR per player, luck, and the bad and very bad decisions."""
+    import concurrent.futures as cf
+
+    from bgengine.analysis.match_analysis import analyze_match as analyse
+    from bgengine.cli.match_report import analysis_progress, match_analysis_dict, print_match_analysis, read_match_file
+
+    match = _checked(lambda: read_match_file(file), "FILE")
+    with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        with analysis_progress(sys.stderr.isatty()) as progress:
+            analysis = analyse(match, plies, executor=pool, progress=progress, equity=equity)
+    if html_path is not None:
+        from bgengine.cli.match_html import html_report
+
+        try:
+            Path(html_path).write_text(html_report(analysis), encoding="utf-8")
+        except OSError as error:
+            raise BadInput(f"--html: cannot write {html_path}: {error.strerror or error}") from None
+    if as_json:
+        _emit_json("analyze-match", {**match_analysis_dict(analysis, file), "html": html_path})
+        return
+    from bgengine.cli.output import make_console
+
+    console = make_console()
+    print_match_analysis(console, analysis)
+    if html_path is not None:
+        console.print(f"HTML report: {html_path}")
 
 
 def main() -> None:
