@@ -56,6 +56,7 @@ ctypedef struct EvaluationCache:       # a direct-mapped cache of static evaluat
     checker_t missed[MAX_CHILDREN * NUM_SLOTS]
     float missed_values[MAX_CHILDREN * NUM_OUTPUTS]
     int missed_index[MAX_CHILDREN]
+    uint32_t slot[MAX_CHILDREN]         # the entry of each board of the current call
     CacheEntry entries[1 << CACHE_BITS]
 
 
@@ -84,8 +85,14 @@ cdef extern from *:
         h *= 0x9E3779B97F4A7C15ULL;
         return h ^ (h >> 29);
     }
+    #if defined(__GNUC__)
+    #define bgcore_prefetch(address) __builtin_prefetch(address)
+    #else
+    #define bgcore_prefetch(address) ((void)0)
+    #endif
     """
     uint64_t board_hash "bgcore_board_hash"(const checker_t* board) noexcept nogil
+    void prefetch "bgcore_prefetch"(const void* address) noexcept nogil
 
 
 cdef void start_search(EvaluationCache* cache, const BoardEvaluator* inner,
@@ -102,7 +109,9 @@ cdef void start_search(EvaluationCache* cache, const BoardEvaluator* inner,
 
 cdef int cached_evaluate(void* context, const checker_t* boards, int n,
                          float* out5) noexcept nogil:
-    """A BoardEvaluator function: cached values, the misses evaluated in one call."""
+    """A BoardEvaluator function: cached values, the misses evaluated in one call. The
+    entries are looked up in two passes (hash and prefetch, then compare), so that the
+    memory reads of a call overlap."""
     cdef EvaluationCache* cache = <EvaluationCache*>context
     cdef CacheEntry* entry
     cdef const checker_t* board
@@ -110,8 +119,11 @@ cdef int cached_evaluate(void* context, const checker_t* boards, int n,
     if n > MAX_CHILDREN:
         return cache.inner.evaluate(cache.inner.context, boards, n, out5)
     for b in range(n):
+        cache.slot[b] = <uint32_t>(board_hash(boards + b * NUM_SLOTS) >> (64 - CACHE_BITS))
+        prefetch(&cache.entries[cache.slot[b]])
+    for b in range(n):
         board = boards + b * NUM_SLOTS
-        entry = &cache.entries[board_hash(board) >> (64 - CACHE_BITS)]
+        entry = &cache.entries[cache.slot[b]]
         if entry.search == cache.search and memcmp(entry.board, board, NUM_SLOTS) == 0:
             memcpy(out5 + b * NUM_OUTPUTS, entry.values, sizeof(entry.values))
         else:
@@ -128,7 +140,7 @@ cdef int cached_evaluate(void* context, const checker_t* boards, int n,
         board = cache.missed + m * NUM_SLOTS
         memcpy(out5 + cache.missed_index[m] * NUM_OUTPUTS, cache.missed_values + m * NUM_OUTPUTS,
                NUM_OUTPUTS * sizeof(float))
-        entry = &cache.entries[board_hash(board) >> (64 - CACHE_BITS)]
+        entry = &cache.entries[cache.slot[cache.missed_index[m]]]
         entry.search = cache.search
         memcpy(entry.board, board, NUM_SLOTS)
         memcpy(entry.values, cache.missed_values + m * NUM_OUTPUTS, NUM_OUTPUTS * sizeof(float))
