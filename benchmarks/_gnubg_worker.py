@@ -7,8 +7,11 @@ Boards are gnubg's: [opponent's 25 counts, player on roll's 25 counts], points 1
 from each side's own view, then the bar.
 """
 
+import ctypes
 import json
 import os
+import sys
+import time
 import traceback
 
 import gnubg  # only importable inside the gnubg process
@@ -138,7 +141,46 @@ def _met(job):
     return {"pre_crawford": [list(row) for row in pre], "post_crawford": [list(post0), list(post1)]}
 
 
-HANDLERS = {"evaluate": _evaluate, "moves": _moves, "cube": _cube, "position_id": _position_id,
+ROLLOUT_SETUP = (
+    "set threads 1",
+    "set rollout cubeful off",
+    "set rollout quasirandom on",
+    "set rollout rng mersenne",
+    "set rollout later enable off",
+    "set rollout truncation enable off",
+)
+
+
+def _rollout(job):
+    """A cubeless rollout of the position on one thread, timed in process CPU time.
+
+    gnubg prints a rollout's result only to a terminal: the bridge runs this worker under
+    ``script`` and reads the result between the two markers printed here.
+    """
+    for command in ROLLOUT_SETUP + (
+        "set rollout trials %d" % int(job["trials"]),
+        "set rollout seed %d" % int(job["seed"]),
+        "set rollout chequerplay plies %d" % int(job["plies"]),
+        "set rollout varredn %s" % ("on" if job["variance_reduction"] else "off"),
+        "set board %s" % job["position_id"],
+    ):
+        gnubg.command(command)
+    if gnubg.positionid(gnubg.board()) != job["position_id"]:
+        raise ValueError("gnubg did not take the board %s" % job["position_id"])
+    libc = ctypes.CDLL(None)
+    libc.fflush(None)
+    sys.stdout.write("\nBGENGINE-JOB-START\n")
+    sys.stdout.flush()
+    started = time.process_time()
+    gnubg.command("rollout")
+    seconds = time.process_time() - started
+    libc.fflush(None)
+    sys.stdout.write("\nBGENGINE-JOB-END\n")
+    sys.stdout.flush()
+    return {"cpu_seconds": seconds}
+
+
+HANDLERS = {"evaluate": _evaluate, "rollout": _rollout, "moves": _moves, "cube": _cube, "position_id": _position_id,
             "match_id": _match_id, "selfplay": _selfplay, "met": _met}
 DEFAULT_FILTERS = gnubg.getevalhintfilter()
 

@@ -396,6 +396,18 @@ def test_cube_command_with_given_probabilities_names_the_textbook_action():
     assert "Money game, cube centred" in out
 
 
+def test_cube_command_names_redoubles_and_the_cube_efficiency_class():
+    owned = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"  # the roller owns a 2-cube
+    out = run("cube", owned, "--probabilities", "0.6,0.1,0,0.1,0").stdout
+    assert "Redouble/Take" in out and "No redouble" in out and "Double/Take" not in out
+    assert "cube efficiency 0.680 (no position)" not in out  # a position is given: its class
+    assert "From 0-ply cubeless probabilities, cube efficiency 0.680 (contact)" in out
+    assert run_json("cube", owned)["cube"]["cube_efficiency_class"] == "contact"
+    assert run_json("cube", owned)["cube"]["cubeful_search"] is False
+    last_roll = "XGID=------A-----------------a-:0:0:1:00:4:2:0:7:10"
+    assert run_json("cube", last_roll)["cube"]["cube_efficiency_class"] == "last roll"
+
+
 def test_cube_command_evaluates_races_itself_and_takes_match_options():
     document = run_json("cube", RACE_XGID, "--match", "5", "--score", "0-3")
     assert document["evaluation"]["source"] in ("race", "0-ply")
@@ -455,7 +467,7 @@ def test_cube_command_rollout_reports_standard_errors_and_repeats_with_its_seed(
     [
         (["--plies", "4"], ["'--plies'"]),
         (["--rollout", "0"], ["'--rollout'"]),
-        (["--plies", "1", "--rollout", "72"], ["--rollout", "only one of"]),
+        (["--probabilities", "0.5,0,0,0,0", "--rollout", "72"], ["--rollout", "only one of"]),
         (["--plies", "1", "--probabilities", "0.5,0,0,0,0"], ["--plies", "only one of"]),
         (["--seed", "3"], ["--seed", "for --rollout"]),
     ],
@@ -705,6 +717,26 @@ def test_rollout_options_reach_the_settings():
     result = document["rollout"]["result"]
     assert result["cubeful_equity"] is not None and result["cubeful_unit"]
     assert result["trials"] <= 72  # the stop rule may end it early
+
+
+def test_rollout_plies_and_presets_reach_the_settings_and_change_the_games():
+    zero = run_json("rollout", OPENING_ID, "--trials", "4", "--seed", "3")["rollout"]
+    one = run_json("rollout", OPENING_ID, "--trials", "4", "--seed", "3", "--plies", "1")["rollout"]
+    assert (zero["settings"]["checker_plies"], one["settings"]["checker_plies"]) == (0, 1)
+    assert one["settings"]["cube_plies"] == 1
+    assert one["result"]["equity"] != zero["result"]["equity"]
+    strong = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong",
+                      "--truncate", "2")["rollout"]["settings"]
+    assert (strong["checker_plies"], strong["cube_plies"], strong["later_plies"]) == (2, 2, None)
+    plain = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong", "--plies", "0",
+                     "--truncate", "2")["rollout"]["settings"]
+    assert (plain["checker_plies"], plain["cube_plies"]) == (0, 0)
+
+
+def test_cube_command_rollout_plays_at_the_plies_given():
+    zero = run_json("cube", OPENING_ID, "--rollout", "4", "--seed", "5")["cube"]
+    one = run_json("cube", OPENING_ID, "--rollout", "4", "--seed", "5", "--plies", "1")["cube"]
+    assert one["trials"] == 4 and one["no_double"] != zero["no_double"]
 
 
 def test_analyze_with_rollout_adds_the_rollout_to_the_report():

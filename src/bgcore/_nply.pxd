@@ -36,7 +36,8 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
 # evaluated statically into `values` (n * 5 floats); with plies > 0 the candidates
 # `root_filter` keeps are looked ahead `plies` rolls (with `move_filter` below), the lowest
 # equity wins (with plies 0 this is best_child); its 5-vector (next player's view) goes
-# to best5.
+# to best5. best5 may be NULL when the value is not wanted (rollout play): then a lone
+# candidate left by the filter is played without being searched.
 cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, int n,
                     int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
                     float* values, float* best5) noexcept nogil

@@ -27,11 +27,12 @@ cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, 
                     int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
                     float* values, float* best5) noexcept nogil:
     """Index of the child to play among n (or -1 on error); its 5-vector (next player's
-    view) into best5. Candidates by 0-ply per ``root_filter``, searched ``plies`` deep."""
+    view) into best5. Candidates by 0-ply per ``root_filter``, searched ``plies`` deep.
+    With best5 NULL the value is not wanted, so a lone candidate is played unsearched."""
     cdef int i, j, c, chosen = 0, candidates = 0
     if plies <= 0:
         chosen = best_child(evaluator, children, n, values)
-        if chosen >= 0:
+        if chosen >= 0 and best5 != NULL:
             memcpy(best5, values + chosen * NUM_OUTPUTS, NUM_OUTPUTS * sizeof(float))
         return chosen
     if evaluator.evaluate(evaluator.context, children, n, values) != EVALUATION_OK:
@@ -47,6 +48,8 @@ cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, 
         keep = MAX_KEEP
     for i in range(n):
         candidates = keep_lowest(equity, order, candidates, keep, equity_of(values + i * NUM_OUTPUTS), i)
+    if best5 == NULL and (candidates == 1 or equity[1] > equity[0] + root_filter.margin):
+        return order[0]
     for c in range(candidates):
         if c > 0 and equity[c] > equity[0] + root_filter.margin:
             break
@@ -57,8 +60,9 @@ cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, 
         if c == 0 or e < best_equity:
             best_equity = e
             chosen = order[c]
-            for j in range(NUM_OUTPUTS):
-                best5[j] = searched[j]
+            if best5 != NULL:
+                for j in range(NUM_OUTPUTS):
+                    best5[j] = searched[j]
     return chosen
 
 

@@ -19,4 +19,12 @@ def run_block(
     variance_reduction: bool,
     first_roll_no_doubles: bool,
     referee: Any = None,
+    *,
+    checker_plies: int = 0,
+    cube_plies: int = 0,
+    later_plies: int = 0,
+    later_from: int = 0,
+    luck_plies: int = 0,
+    keep: int = 2,
+    margin: float = 0.04,
 ) -> tuple[np.ndarray, int]: ...

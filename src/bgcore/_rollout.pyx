@@ -1,12 +1,13 @@
 # cython: language_level=3
-"""The rollout trial loop: play games with the 0-ply policy, without the GIL.
+"""The rollout trial loop: play games with an n-ply policy, without the GIL.
 
 A trial starts from a board seen from the player on roll before rolling (the "root" side)
 and plays until the game ends, an exact oracle knows the position, or truncation; each
-turn the mover plays the child that minimises the next player's cubeless equity. Results
-are 5-vectors from the root side's view; with variance reduction each turn's luck (the
-value of the roll thrown minus the average over all rolls, at the evaluator's level) is
-subtracted. A block returns sufficient statistics: sums and sums of squares of the five
+turn the mover plays the child that minimises the next player's cubeless equity, at 0-ply
+(``best_child``) or looked ahead n plies (``_nply.best_reply`` with the move filter).
+Results are 5-vectors from the root side's view; with variance reduction each turn's luck
+(the value of the roll thrown minus the average over all rolls, each after the move of
+that roll at the luck depth: 0-ply by default, see ``run_block``) is subtracted. A block returns sufficient statistics: sums and sums of squares of the five
 probabilities and of the cubeless equity.
 """
 
@@ -24,10 +25,14 @@ from bgcore._evaluator cimport (EVALUATION_OK, BoardEvaluator, ExactOracle, CEva
 from bgcore._dice cimport (NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT, ordered_roll_index,
                            random_roll_index, bitgen_of)
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
+from bgcore._nply cimport MoveFilter, best_reply, nply_probabilities
+from bgcore._cube_money cimport (MoneyCube, money_decide, money_best_value, money_finished_value,
+                                 MONEY_DOUBLE_TAKE, MONEY_DOUBLE_PASS, MONEY_DOUBLE_BEAVER)
 
 cdef enum:
     NUM_STATS = 7               # the five probabilities, cubeless equity, cubeful value
     NO_ROLL = -1
+    MAX_PLIES = 4               # as _nply's search
     # cube actions returned by the referee's decide()
     NO_DOUBLE = 0
     DOUBLE_TAKE = 1
@@ -43,16 +48,40 @@ cdef struct Kernel:
     bint variance_reduction
     PyObject* evaluator_owner   # the CEvaluator behind `evaluator` (to report its failure)
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
+    MoneyCube money             # the referee's money cube in C (active: decided without the GIL)
     bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
+    # lookahead: plies of checker play and of the cube's evaluation, from ply `later_from`
+    # of a trial on (0: never) `later_plies` for both; the luck's depth (-1: the play's)
+    int checker_plies
+    int cube_plies
+    int later_plies
+    int later_from
+    int luck_plies
+    MoveFilter move_filter
 
 
-cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
+cdef inline int checker_plies_at(const Kernel* k, int ply) noexcept nogil:
+    return k.later_plies if 0 < k.later_from <= ply else k.checker_plies
+
+
+cdef inline int cube_plies_at(const Kernel* k, int ply) noexcept nogil:
+    return k.later_plies if 0 < k.later_from <= ply else k.cube_plies
+
+
+cdef int evaluate_at(Kernel* k, const checker_t* board, int plies, float* out5) noexcept nogil:
+    """The 5-vector of ``board`` (player on roll's view) looked ahead ``plies``; 0 or -2."""
+    if plies <= 0:
+        return 0 if k.evaluator.evaluate(k.evaluator.context, board, 1, out5) == EVALUATION_OK else -2
+    return 0 if nply_probabilities(&k.evaluator, board, plies, &k.move_filter, out5) == 0 else -2
+
+
+cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2, int plies,
                    checker_t* chosen, float* chosen5) noexcept nogil:
-    """Play the roll with the 0-ply policy: the chosen child (next player's view) and, unless
-    chosen5 is NULL, its 5-vector from the next player's view. Returns -1 if move
-    generation failed, -2 if the evaluator did."""
+    """Play the roll with the ``plies``-deep policy: the chosen child (next player's view)
+    and, unless chosen5 is NULL, its 5-vector from the next player's view at that depth.
+    Returns -1 if move generation failed, -2 if the evaluator did."""
     cdef int n = legal_children(board, die1, die2, k.children, MAX_CHILDREN)
     cdef int best
     if n < 1:
@@ -60,19 +89,25 @@ cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
     if n == 1 and chosen5 == NULL:         # a forced play: nothing to choose or to value
         memcpy(chosen, k.children, NUM_SLOTS)
         return 0
-    best = best_child(&k.evaluator, k.children, n, k.children5)
+    if plies <= 0:
+        best = best_child(&k.evaluator, k.children, n, k.children5)
+        if best >= 0 and chosen5 != NULL:
+            memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
+    else:
+        best = best_reply(&k.evaluator, k.children, n, plies, &k.move_filter, &k.move_filter,
+                          k.children5, chosen5)
     if best < 0:
         return -2
     memcpy(chosen, k.children + best * NUM_SLOTS, NUM_SLOTS)
-    if chosen5 != NULL:
-        memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
     return 0
 
 
-cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
+cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles, int plies,
                    checker_t* chosen, float* luck5) noexcept nogil:
-    """Play ``roll`` and return in luck5 its value minus the average over all rolls, both
-    after the 0-ply move and from the mover's view (the roll thrown must be among them)."""
+    """Play ``roll`` at ``plies`` and return in luck5 its value minus the average over all
+    rolls, both after the move at the luck depth (k.luck_plies, or ``plies`` when -1) and
+    from the mover's view (the roll thrown must be among them)."""
+    cdef int luck_plies = plies if k.luck_plies < 0 else k.luck_plies
     cdef int r, j, status
     cdef double weight, total = 0.0
     cdef double mean[5]
@@ -86,7 +121,7 @@ cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
         if ROLL_LOW[r] == ROLL_HIGH[r] and no_doubles:
             continue
         weight = ROLL_WEIGHT[r]
-        status = play_best(k, board, ROLL_LOW[r], ROLL_HIGH[r], candidate, child5)
+        status = play_best(k, board, ROLL_LOW[r], ROLL_HIGH[r], luck_plies, candidate, child5)
         if status < 0:
             return status
         flip_probabilities(child5, mover5)
@@ -99,6 +134,8 @@ cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
             memcpy(thrown5, mover5, 5 * sizeof(float))
     for j in range(5):
         luck5[j] = thrown5[j] - <float>(mean[j] / total)
+    if luck_plies != plies:                 # the move itself is chosen at the play's depth
+        return play_best(k, board, roll // 6 + 1, roll % 6 + 1, plies, chosen, NULL)
     return 0
 
 
@@ -137,13 +174,28 @@ cdef struct Cube:
     double luck_total            # the cubeful luck so far, root's units
 
 
-cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint mover_is_root,
-                   float* mover5, double* cubeful) except -1 nogil:
-    """The mover's cube action before rolling, by the referee (bgengine's cube logic at
-    0-ply). Returns 1 when a double was passed (the game ends; cubeful set), else 0."""
+cdef inline bint may_double(const Cube* cube, bint mover_is_root) noexcept nogil:
+    return cube.owner != (-1 if mover_is_root else 1) and 2 * cube.value <= cube.max_value
+
+
+cdef int cube_turn(PyObject* referee, const MoneyCube* money, Cube* cube, const checker_t* board,
+                   bint mover_is_root, float* mover5, double* cubeful) except -1 nogil:
+    """The mover's cube action before rolling, by the referee from the mover's 5-vector (at
+    the rollout's cube depth; in C without the GIL when ``money`` is active). Returns 1
+    when a double was passed (the game ends; cubeful set), else 0."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int action
-    if cube.owner == -mover or 2 * cube.value > cube.max_value:
+    if not may_double(cube, mover_is_root):
+        return 0
+    if money.active:
+        action = money_decide(money, mover5, cube.value, cube.owner * mover)
+        if action == MONEY_DOUBLE_PASS:
+            cubeful[0] = money_finished_value(money, mover, cube.value, cube.owner == 0)
+            return 1
+        if action == MONEY_DOUBLE_TAKE or action == MONEY_DOUBLE_BEAVER:
+            cube.value *= 2 if action == MONEY_DOUBLE_TAKE else 4
+            cube.owner = -mover
+            cube.luck_scale = cube.value / <double>money.start_cube
         return 0
     with gil:
         ref = <object>referee
@@ -159,13 +211,22 @@ cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint m
     return 0
 
 
-cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
+cdef int cube_final_value(PyObject* referee, const MoneyCube* money, Cube* cube, const checker_t* board,
                           bint mover_is_root, bint exact_end, const float* mover5,
                           double* cubeful) except -1 nogil:
     """Cubeful value for the root side when the trial stops: the points of a finished
-    game, else the referee's 0-ply cubeful value of the position at this cube."""
+    game, else the referee's cubeful value of the position (mover5) at this cube."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int points
+    cdef double value
+    if money.active:
+        if exact_end:
+            points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
+            cubeful[0] = money_finished_value(money, mover * points, cube.value, cube.owner == 0)
+        else:
+            value = money_best_value(money, mover5, cube.value, cube.owner * mover) * cube.value / money.start_cube
+            cubeful[0] = value if mover_is_root else -value
+        return 0
     with gil:
         ref = <object>referee
         if exact_end:
@@ -190,7 +251,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
     cdef float luck5[5]
     cdef double luck_total[5]
     cdef double equity_luck, cubeful = 0.0
-    cdef int ply = 0, random_rolls = 0, roll, j, status
+    cdef int ply = 0, random_rolls = 0, roll, j, status, plies
     cdef bint mover_is_root = True, dice_given = first_die1 > 0, no_doubles
     cdef bint exact_end = False, cube_ended = False
     memcpy(board, root, NUM_SLOTS)
@@ -204,17 +265,18 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if k.oracle.probabilities != NULL and k.oracle.probabilities(k.oracle.context, board, mover5):
                 break
             if k.truncate_plies > 0 and ply >= k.truncate_plies:
-                if k.evaluator.evaluate(k.evaluator.context, board, 1, mover5) != EVALUATION_OK:
+                if evaluate_at(k, board, checker_plies_at(k, ply), mover5) < 0:
                     return trial_failed(k, -2)
                 break
-            if cube.enabled and (ply > 0 or k.root_may_double):
-                if k.evaluator.evaluate(k.evaluator.context, board, 1, mover5) != EVALUATION_OK:
+            if cube.enabled and (ply > 0 or k.root_may_double) and may_double(cube, mover_is_root):
+                if evaluate_at(k, board, cube_plies_at(k, ply), mover5) < 0:
                     return trial_failed(k, -2)
-                if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
+                if cube_turn(k.referee, &k.money, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
                     break
+        plies = checker_plies_at(k, ply)
         if ply == 0 and dice_given:
-            status = play_best(k, board, first_die1, first_die2, next_board, NULL)
+            status = play_best(k, board, first_die1, first_die2, plies, next_board, NULL)
             if status < 0:
                 return trial_failed(k, status)
         else:
@@ -227,7 +289,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
                 roll = random_roll_index(k.rng, no_doubles)
             random_rolls += 1
             if k.variance_reduction:
-                status = roll_luck(k, board, roll, no_doubles, next_board, luck5)
+                status = roll_luck(k, board, roll, no_doubles, plies, next_board, luck5)
                 if status < 0:
                     return trial_failed(k, status)
                 equity_luck = luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3] - luck_total[4]
@@ -236,14 +298,14 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
                                - luck_total[4]) - equity_luck
                 cube.luck_total += cube.luck_scale * equity_luck
             else:
-                status = play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, NULL)
+                status = play_best(k, board, roll // 6 + 1, roll % 6 + 1, plies, next_board, NULL)
                 if status < 0:
                     return trial_failed(k, status)
         memcpy(board, next_board, NUM_SLOTS)
         mover_is_root = not mover_is_root
         ply += 1
     if cube.enabled and not cube_ended:
-        cube_final_value(k.referee, cube, board, mover_is_root, exact_end, mover5, &cubeful)
+        cube_final_value(k.referee, &k.money, cube, board, mover_is_root, exact_end, mover5, &cubeful)
     to_root_view(mover5, mover_is_root, root5)
     for j in range(5):
         result[j] = root5[j] - luck_total[j]
@@ -263,7 +325,9 @@ cdef int trial_failed(Kernel* k, int status) except -1 nogil:
 def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_generator,
               const short[::1] forced_first, const short[::1] forced_second,
               int first_die1, int first_die2, int truncate_plies,
-              bint variance_reduction, bint first_roll_no_doubles, object referee=None):
+              bint variance_reduction, bint first_roll_no_doubles, object referee=None, *,
+              int checker_plies=0, int cube_plies=0, int later_plies=0, int later_from=0,
+              int luck_plies=0, int keep=2, float margin=0.04):
     """Play len(forced_first) trials; returns (float64 [2, 7], plies): sums and sums of
     squares of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, cubeless
     equity, cubeful value), root side's view, and the total plies played.
@@ -273,8 +337,22 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     BitGenerator used by this call only). ``referee``: None for cubeless, else an object
     with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
     centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
-    bgengine.rollout). The caller validates everything (Python layer).
+    bgengine.rollout); a referee whose optional ``money_cube_in_c()`` returns (efficiency,
+    jacoby, beavers, starting cube, maximum cube) has its money decisions and values made
+    in C (_cube_money.pxd) without the GIL. The caller validates everything (Python layer).
+
+    Lookahead: ``checker_plies`` is the depth of checker play, ``cube_plies`` that of the
+    5-vector given to the referee's ``decide`` (and of a passed double's cubeless value);
+    from ply ``later_from`` of a trial on (0: never) both are ``later_plies``. A truncated
+    game is evaluated at the checker depth in force at its last ply. ``keep``/``margin``:
+    the move filter of the n-ply search. ``luck_plies``: the depth at which variance
+    reduction values each of the 21 rolls (-1: the play's depth).
     """
+    if not (0 <= checker_plies <= MAX_PLIES and 0 <= cube_plies <= MAX_PLIES
+            and 0 <= later_plies <= MAX_PLIES and -1 <= luck_plies <= MAX_PLIES):
+        raise ValueError(f"plies must be 0..{MAX_PLIES}")
+    if later_from < 0 or not 1 <= keep <= 64 or not margin >= 0:
+        raise ValueError("later_from must be >= 0, keep 1..64 and margin >= 0")
     cdef const checker_t* root = checked_board(board)
     if evaluator.c.evaluate == NULL:
         raise ValueError("the evaluator has no evaluate function")
@@ -301,6 +379,18 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
     k.root_may_double = referee is not None and referee.root_may_double
+    k.money.active = False
+    money = None if referee is None else getattr(referee, "money_cube_in_c", lambda: None)()
+    if money is not None:  # (efficiency, jacoby, beavers, starting cube, maximum cube)
+        k.money.active = True
+        k.money.efficiency, k.money.jacoby, k.money.beavers, k.money.start_cube, k.money.max_cube = money
+    k.checker_plies = checker_plies
+    k.cube_plies = cube_plies
+    k.later_plies = later_plies
+    k.later_from = later_from
+    k.luck_plies = luck_plies
+    k.move_filter.keep = keep
+    k.move_filter.margin = margin
     k.children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS * sizeof(checker_t))
     k.children5 = <float*>malloc(MAX_CHILDREN * 5 * sizeof(float))
     if k.children == NULL or k.children5 == NULL:

@@ -349,7 +349,8 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
 @click.option("--probabilities", type=PROBABILITIES, metavar="W,WG,WBG,LG,LBG",
               help="The player on roll's cubeless chances, instead of the engine's evaluation.")
 @click.option("--plies", type=click.IntRange(0, 3), default=0, show_default=True,
-              help="Depth of the cubeless chances put through the cube model (not a cubeful search).")
+              help="Depth of the cubeless chances put through the cube model (not a cubeful search);"
+                   " with --rollout, the depth of checker play and cube decisions inside the games.")
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
               help="Roll out No double and Double/Take cubeful, TRIALS games each (common dice).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout's dice (default: drawn and shown).")
@@ -361,6 +362,8 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
     """Double or not, take or pass: the cube decision of the player on roll before rolling."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
+    rollout_plies = plies if rollout_trials is not None else 0
+    plies = 0 if rollout_trials is not None else plies
     given = [name for name, value in (("--probabilities", probabilities), ("--plies", plies or None),
                                       ("--rollout", rollout_trials)) if value is not None]
     if len(given) > 1:
@@ -369,7 +372,7 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
         raise BadInput("--seed: the seed is for --rollout")
     settings = None
     if rollout_trials is not None:
-        settings = _checked(lambda: make_settings(rollout_trials, seed=seed), "--rollout")
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, checker_plies=rollout_plies), "--rollout")
     where = given[0] if given else "POSITION"
     evaluation, decision = _checked(
         lambda: cube_advice(board, match, probabilities, plies=plies, rollout=settings), where)
@@ -485,7 +488,11 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
               help="A play to roll out (repeatable); default: the best --candidates plays.")
 @click.option("--candidates", type=click.IntRange(1, 100), default=5, show_default=True,
               help="How many of the best plays to roll out when no --move is given.")
-@click.option("--cubeful", is_flag=True, help="Also estimate the cubeful equity (cube decisions at 0-ply).")
+@click.option("--cubeful", is_flag=True, help="Also estimate the cubeful equity (cube decisions at --plies).")
+@click.option("--plies", type=click.IntRange(0, 3), metavar="N",
+              help="Depth of checker play and cube decisions inside the games (default 0, or the preset's).")
+@click.option("--preset", type=click.Choice(["fast", "standard", "strong"]),
+              help="Named settings: fast (0-ply play), standard (1-ply), strong (2-ply).")
 @click.option("--truncate", type=click.IntRange(min=1), metavar="PLIES",
               help="Stop each game after PLIES half-moves and score it with the evaluator.")
 @click.option("--variance-reduction/--no-variance-reduction", default=True, show_default=True,
@@ -498,7 +505,7 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
 @json_option
 def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int | None,
             dice: tuple[int, int] | None, moves: tuple[str, ...], candidates: int, cubeful: bool,
-            truncate: int | None, variance_reduction: bool, quasi_random: bool, target_se: float | None,
+            plies: int | None, preset: str | None, truncate: int | None, variance_reduction: bool, quasi_random: bool, target_se: float | None,
             match_length: int | None, score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
     """Monte Carlo rollout of POSITION before the roll, or of plays of the dice, with a live progress bar."""
     board, read_match = position
@@ -508,9 +515,14 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
         raise BadInput("POSITION: the game is over; there is nothing to roll out")
     if moves and dice is None:
         raise BadInput("--move: plays need dice; give --dice")
-    settings = _checked(lambda: make_settings(trials, seed=seed, truncate_plies=truncate,
+    # smaller blocks for deeper play, so the progress bar (and its time left) moves every few seconds
+    depth: dict[str, Any] = {} if plies is None else {"checker_plies": plies, "cube_plies": None,
+                                                       "later_plies": None, "later_from": None,
+                                                       "block_size": max(2, 72 // 6 ** plies)}
+    settings = _checked(lambda: make_settings(trials, seed=seed, preset=preset, truncate_plies=truncate,
                                               variance_reduction=variance_reduction, quasi_random=quasi_random,
-                                              target_standard_error=target_se), "--trials")
+                                              target_standard_error=target_se, **depth),
+                        "--plies" if plies is not None else "--trials")
     report = _rollout_with_progress(board, match, settings, "--move" if moves else "POSITION", dice=dice, moves=moves,
                                     candidates=candidates, cubeful=cubeful)
     if as_json:

@@ -1,4 +1,4 @@
-"""Monte Carlo rollouts: play many games from a position with the 0-ply policy and average.
+"""Monte Carlo rollouts: play many games from a position with an n-ply policy and average.
 
 ``rollout(position)`` estimates the cubeless 5-vector and equity of the player on roll
 before the roll (and, given a cube referee, the cubeful equity: see ``rollouts.referee``);
@@ -21,7 +21,8 @@ import numpy as np
 from bgcore import _engine, _evaluator, _nn
 
 from bgengine.dice import checked_roll
-from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
+from bgengine.evaluation.evaluator import MoveFilter
+from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, Lookahead, run_blocks
 from bgengine.rollouts.referee import RefereeFactory
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
 from bgengine.match_state import MatchState
@@ -32,6 +33,8 @@ from bgengine.probabilities import FIELD_NAMES, EquityUnit, GameProbabilities, f
 #: Normal quantile of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
 ProgressCallback = Callable[[int, int, "RolloutResult"], None]
+#: The deepest search a rollout's play may use (the kernel's n-ply search goes to 4).
+MAX_ROLLOUT_PLIES = 3
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,19 @@ class RolloutSettings:
     quasi_random: stratify dice: the first roll over the 36 rolls in every 36 trials, the
         first two rolls over the 1296 pairs in every 1296 (30 and 1080 at the opening).
     variance_reduction: subtract each turn's luck (value of the roll thrown minus the
-        average over all 21 rolls, at 0-ply); unbiased, usually far smaller errors.
+        average over all 21 rolls, each after its 0-ply move, whatever the play's depth);
+        unbiased, usually far smaller errors.
+    checker_plies: depth of checker play inside the games, 0..3: 0 plays the child of
+        best static value; n > 0 searches the candidates ``move_filter`` keeps n rolls ahead.
+    cube_plies: depth of the probabilities the cube decisions inside cubeful games are made
+        from, 0..3; None: ``checker_plies``.
+    later_plies, later_from: from ply ``later_from`` of each game on (plies counted from
+        the rollout's start, the first move being ply 0), checker play and cube decisions
+        use ``later_plies`` instead; both None (the default) or both set.
+    move_filter: the n-ply search's move filter (candidates per roll searched deeper).
     truncate_plies: stop each game after this many plies (half-moves) and score the
-        position with the evaluator; None plays every game to the end.
+        position with the evaluator at the checker-play depth of that ply; None plays every
+        game to the end.
     bearoff_tables: finish games exactly in the two-sided bear-off table when they reach it.
     target_standard_error: stop once the equity's standard error (cubeful when cubeful)
         is at most this, after ``min_trials``; None always plays ``trials``.
@@ -72,6 +85,34 @@ class RolloutSettings:
     block_size: int = 72
     max_retries: int = 3
     max_pending_blocks: int | None = None
+    checker_plies: int = 0
+    cube_plies: int | None = None
+    later_plies: int | None = None
+    later_from: int | None = None
+    move_filter: MoveFilter = MoveFilter()
+
+    @classmethod
+    def preset(cls, name: str, **changes: Any) -> RolloutSettings:
+        """Named settings users know: ``"fast"`` (0-ply play), ``"standard"`` (1-ply play
+        and cube) or ``"strong"`` (2-ply); ``changes`` override fields (e.g. ``seed=1``).
+        Their measured speed and accuracy are in docs/rollout.md."""
+        if name not in PRESETS:
+            raise InvalidSettingsError(f"preset must be one of {', '.join(map(repr, PRESETS))}, got {name!r}")
+        return replace(PRESETS[name], **changes)
+
+    @property
+    def lookahead(self) -> Lookahead:
+        """The kernel's depths for these settings."""
+        cube = self.checker_plies if self.cube_plies is None else self.cube_plies
+        later = self.later_plies
+        return Lookahead(
+            checker_plies=self.checker_plies,
+            cube_plies=cube,
+            later_plies=0 if later is None else later,
+            later_from=0 if self.later_from is None else self.later_from,
+            keep=self.move_filter.keep,
+            margin=float(self.move_filter.margin),
+        )
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -107,6 +148,25 @@ class RolloutSettings:
             not _is_int(self.max_pending_blocks) or self.max_pending_blocks < 1
         ):
             return f"max_pending_blocks must be a whole number >= 1 or None, got {self.max_pending_blocks!r}"
+        return self._lookahead_problem()
+
+    def _lookahead_problem(self) -> str | None:
+        for name in ("checker_plies", "cube_plies", "later_plies"):
+            value = getattr(self, name)
+            if (value is not None or name == "checker_plies") and (
+                not _is_int(value) or not 0 <= value <= MAX_ROLLOUT_PLIES
+            ):
+                none = "" if name == "checker_plies" else " or None"
+                return f"{name} must be a whole number 0..{MAX_ROLLOUT_PLIES}{none}, got {value!r}"
+        if self.later_from is not None and (not _is_int(self.later_from) or self.later_from < 1):
+            return f"later_from must be a whole number >= 1 or None, got {self.later_from!r}"
+        if (self.later_plies is None) != (self.later_from is None):
+            return (
+                "later_plies and later_from go together (both None, or the depth and the ply it"
+                f" starts at), got later_plies={self.later_plies!r}, later_from={self.later_from!r}"
+            )
+        if not isinstance(self.move_filter, MoveFilter):
+            return f"move_filter must be a MoveFilter, got {type(self.move_filter).__name__}"
         return None
 
 
@@ -343,6 +403,7 @@ def _block_template(
         truncate_plies=settings.truncate_plies or 0,
         variance_reduction=settings.variance_reduction,
         referee=None if referee is None else referee(match, root_may_double=root_may_double),
+        lookahead=settings.lookahead,
     )
 
 
@@ -488,6 +549,14 @@ def _is_int(value: object) -> bool:
 
 def _is_real(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: ``RolloutSettings.preset``'s named settings (measured in docs/rollout.md).
+PRESETS: dict[str, RolloutSettings] = {
+    "fast": RolloutSettings(),
+    "standard": RolloutSettings(checker_plies=1, block_size=36),
+    "strong": RolloutSettings(checker_plies=2, block_size=6),
+}
 
 
 __all__ = [

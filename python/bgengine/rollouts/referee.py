@@ -4,7 +4,9 @@ A rollout is cubeless unless it is given a referee factory. The kernel asks the 
 (with the GIL) for the starting cube, for the mover's cube action before each roll, and
 for the value of a game that ends or is truncated; values are the root player's (the
 player on roll when the rollout starts). ``bgengine.cube.referee.CubeReferee`` is the
-engine's referee; the cubeful-rollout work will add a C referee behind the same seam.
+engine's referee. A referee may also offer ``money_cube_in_c()`` (efficiency, jacoby,
+beavers, starting cube, maximum cube): the kernel then decides money games in C
+(bgcore/_cube_money.pxd) without calling it.
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ class Referee(Protocol):
         ...
 
     def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
-        """The mover's action before rolling (a kernel code) from the mover's 5-vector."""
+        """The mover's action before rolling (a kernel code) from the mover's 5-vector,
+        evaluated at the rollout's cube depth (``RolloutSettings.cube_plies``, or
+        ``later_plies`` later in the game): the kernel looks ahead, the referee decides."""
         ...
 
     def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
@@ -49,7 +53,8 @@ class Referee(Protocol):
         ...
 
     def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
-        """The root's cubeful value of a position where the game stops (truncation)."""
+        """The root's cubeful value of a position where the game stops (truncation), from
+        the mover's 5-vector at the checker-play depth of that ply."""
         ...
 
     def luck_scale(self, cube_value: int) -> float:
