@@ -103,8 +103,9 @@ def check_xgid(data: bytes) -> None:
 
 
 def check_move(data: bytes) -> None:
-    """Move text: a parsed move writes text that parses to the same move; played with
-    fuzzed dice on a fixed position, it gives one of that roll's legal children.
+    """Move text: a parsed move writes text that parses to the same move (its hops in any
+    order are the same move); played with fuzzed dice on a fixed position, it gives one of
+    that roll's legal children, and the legal move it matched reads back from its text.
 
     The first byte picks the position (its low bits) and whether the dice come as text
     (its high bit); the next two bytes are the dice, as digits or as numbers 0..7; the
@@ -121,12 +122,14 @@ def check_move(data: bytes) -> None:
     written = str(move)
     again = Move.parse(written)
     assert again == move and str(again) == written, f"{text!r} -> {written!r} -> {str(again)!r}"
-    assert Move(move.steps) == move, f"{written!r} is not the move of its own steps"
+    assert Move(move.steps[::-1]) == move, f"{written!r} is another move with its hops reversed"
     after = parsed(position.play, move, dice)
     if after is not None:
         moves = position.legal_moves(dice)
         assert after in moves, f"{written!r} with {dice!r} gives a position that is no legal child"
         assert moves.play(written) == after, f"{written!r} as text plays differently from the Move"
+        listed = moves.move(moves.index(move))
+        assert Move.parse(str(listed)) == listed, f"the listed move {str(listed)!r} reads back as another"
         _same_position(after)
 
 

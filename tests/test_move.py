@@ -194,6 +194,20 @@ def test_hops_of_one_checker_may_be_written_in_any_order():
     assert position.play("11/6 13/11", (5, 2)) == position.play("13/6", (5, 2))
 
 
+def test_the_same_hops_in_any_order_are_the_same_move():
+    """Two checkers land on 23, one hitting; the one that goes on is the hitter however listed."""
+    hops = [(24, 23, True), (23, 21, False), (24, 23, False)]
+    assert Move(hops) == Move(hops[::-1]) == Move([hops[2], hops[0], hops[1]])
+    assert str(Move(hops)) == str(Move.parse("24/23 24/23*/21")) == "24/23 24/23*/21"
+
+
+def test_every_listed_move_is_the_move_its_text_parses_to():
+    """Found by fuzz/: the generator's 24/23 24/23*/21 read back as 24/23* 24/21 (issue 16)."""
+    for position, dice in random_game_positions(seed=16, games=6):
+        for move in position.legal_moves(dice).moves:
+            assert Move.parse(str(move)) == move, str(move)
+
+
 # ----- one move of a MoveList at a time ------------------------------------------------
 
 

@@ -449,9 +449,12 @@ def _checker_paths(steps: Sequence[Step]) -> list[list[tuple[int, bool]]]:
 
     Hops are taken from the highest starting point down, so a hop from where another one
     landed continues that checker whatever order they were played in (24/23 23/17 is 24/17).
+    Among hops from one point the hitting one comes first, so when two checkers land on a
+    point the one that hit goes on: the paths depend on the hops, not on their order, and
+    the text parses back to the same move.
     """
     paths: list[list[tuple[int, bool]]] = []
-    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
+    for source, target, hit in sorted(steps, key=lambda step: (-step[0], -step[1], not step[2])):
         for path in paths:
             if path[-1][0] == source:
                 path.append((target, hit))
