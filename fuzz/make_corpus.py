@@ -39,7 +39,7 @@ EDGE_TEXTS = [
 
 def match_states(rng: np.random.Generator, count: int) -> list[MatchState]:
     """Seeded match states: money and matches, cube centred or owned, dice or not, Crawford."""
-    states = [MatchState(), MatchState(match_length=7, score=(6, 3), crawford=True)]
+    states = [MatchState(), MatchState(match_length=7, score=(6, 3), crawford=True, resignation_offered=2)]
     while len(states) < count:
         length = int(rng.choice([0, 1, 3, 5, 7, 11, 25]))
         score = (int(rng.integers(length)), int(rng.integers(length))) if length else (0, 0)

@@ -166,7 +166,14 @@ def _check_read_position(text: str) -> None:
     if result is None:
         return
     position, match = result
-    written = encode_position_id(position) if match is None else format_xgid(position, match)
+    # Written back in the format it was read from: each carries fields the other lacks
+    # (an XGID no resignation, a Match ID no maximum cube above 64).
+    if match is None:
+        written = encode_position_id(position)
+    elif parsed(parse_xgid, text.strip()) is not None:  # read_position strips any length of space
+        written = format_xgid(position, match)
+    else:
+        written = format_gnubg_ids(position, match)
     assert user_input.read_position(written) == result, f"{text!r} -> {written!r} does not read back"
 
 
