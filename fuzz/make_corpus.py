@@ -111,7 +111,7 @@ def move_seeds(rng: np.random.Generator) -> list[bytes]:
             move = moves.move(int(rng.integers(len(moves))))
             header = bytes([0x80 | index]) + f"{dice[0]}{dice[1]}".encode() if index == 0 else bytes([index, *dice])
             seeds.append(header + str(move).encode())
-    texts = ["24/18 13/11", "bar/22*", "6/off(2)", "8/5(2) 6/5(2)", "13/7*/5", "pass", "25/0", "13 / 7 *", "24/23(4)"]
+    texts = ["24/18 13/11", "bar/22*", "6/off(2)", "8/5(2) 6/5(2)", "13/7*/5", "pass", "25/0", "13 / 7 *", "24/23(4)", "bar/23/0 13/9"]
     seeds += [bytes([0, 3, 1]) + text.encode() for text in texts]
     return seeds
 

@@ -324,3 +324,15 @@ def test_move_parse_rejects_a_hop_longer_than_24_pips():
     with pytest.raises(InvalidNotationError, match="bar to off is 25"):
         Move.parse("bar/off")
 
+
+@pytest.mark.parametrize("text", ["bar/23/0", "bar/23 23/off", "bar/18 18/6 6/off", "13/7 8/2 6/off 7/off"])
+def test_move_parse_rejects_plays_of_more_than_24_pips_in_all(text):
+    """Found by fuzz/fuzz_move.py: bar/23/0 was read, but its text bar/off was refused (issue 16)."""
+    with pytest.raises(InvalidNotationError, match="at most 24 pips in all"):
+        Move.parse(text)
+
+
+def test_four_sixes_from_the_bar_or_to_off_are_24_pips_and_read_back():
+    for text in ("bar/1", "24/off", "24/18 18/12 12/6 6/off", "13/7(2) 8/2(2)"):
+        assert Move.parse(str(Move.parse(text))) == Move.parse(text)
+

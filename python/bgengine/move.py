@@ -37,7 +37,7 @@ Step = tuple[int, int, bool]
 
 Roll = Sequence[int] | str
 _MAX_HOPS = 4  # a play uses at most four dice, so names at most four hops
-_MAX_HOP_PIPS = 24  # one checker moves at most 6-6 four times
+_MAX_HOP_PIPS = 24  # a play moves at most 6-6 four times, one checker or several
 
 
 class Move:
@@ -57,6 +57,9 @@ class Move:
         checked = tuple(_checked_step(step) for step in steps)
         if len(checked) > _MAX_HOPS:
             raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOPS} times (one per die), got {len(checked)}")
+        pips = sum(source - target for source, target, _hit in checked)
+        if pips > _MAX_HOP_PIPS:  # else hops joined into one checker's path could name more (bar/23/off)
+            raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOP_PIPS} pips in all (four sixes), got {pips}")
         object.__setattr__(self, "_steps", checked)
         object.__setattr__(self, "_text", _canonical_text(checked))
 
