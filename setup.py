@@ -1,7 +1,9 @@
 """Declares the Cython extension modules of bgcore; everything else lives in pyproject.toml.
 
 Every ``src/bgcore/*.pyx`` becomes the extension ``bgcore.<name>``.  Set ``BGCORE_DEBUG=1``
-to build with bounds checks, wraparound and assertions on and optimisation off.
+to build with bounds checks, wraparound and assertions on and optimisation off.  Both
+steps run on every core: Cython translates the modules in parallel, and the C compiler
+builds the extensions in parallel (``BGCORE_BUILD_JOBS`` overrides the count).
 """
 
 import os
@@ -10,6 +12,7 @@ from pathlib import Path
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("BGCORE_DEBUG", "") not in ("", "0")
 
@@ -22,6 +25,16 @@ COMPILER_DIRECTIVES = {
     "embedsignature": True,
 }
 EXTRA_COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+BUILD_JOBS = int(os.environ.get("BGCORE_BUILD_JOBS") or os.cpu_count() or 1)
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext compiling the extensions in parallel unless ``-j`` says otherwise (pip gives no -j)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = BUILD_JOBS
 
 
 def bgcore_extensions() -> list[Extension]:
@@ -44,5 +57,7 @@ setup(
         bgcore_extensions(),
         compiler_directives=COMPILER_DIRECTIVES,
         include_path=["src"],
+        nthreads=BUILD_JOBS,
     ),
+    cmdclass={"build_ext": ParallelBuildExt},
 )

@@ -7,8 +7,11 @@ Boards are gnubg's: [opponent's 25 counts, player on roll's 25 counts], points 1
 from each side's own view, then the bar.
 """
 
+import ctypes
 import json
 import os
+import sys
+import time
 import traceback
 
 import gnubg  # only importable inside the gnubg process
@@ -52,8 +55,25 @@ def _evaluate(job):
     return {"probabilities": list(values[:5]), "equity": values[5], "class": gnubg.classifypos(board)}
 
 
+def _set_move_filters(full_width):
+    """gnubg's default move filters, or every level skipped so that every legal move gets the full depth.
+
+    (By command: gnubg 1.07's setevalhintfilter raises SystemError.)
+    """
+    for f in DEFAULT_FILTERS:
+        accept, extra, threshold = (-1, 0, 0.0) if full_width else (f["acceptmoves"], f["extramoves"], f["threshold"])
+        gnubg.command("set evaluation movefilter %d %d %d %d %f" % (f["ply"], f["level"], accept, extra, threshold))
+
+
 def _moves(job):
-    """Every legal move of the roll with gnubg's equity, best first (hint at the given plies)."""
+    """Every legal move of the roll with gnubg's equity, best first (hint at the given plies).
+
+    With "full_width" nothing prunes: every move gets the full depth, not only gnubg's candidates,
+    and the search below each move uses no pruning nets (gnubg's default uses them).
+    """
+    full_width = bool(job.get("full_width"))
+    _set_move_filters(full_width)
+    gnubg.command("set evaluation chequerplay evaluation prune %s" % ("off" if full_width else "on"))
     gnubg.command("set evaluation chequerplay evaluation plies %d" % int(job["plies"]))
     gnubg.command("set evaluation chequerplay evaluation cubeful %s" % ("on" if job.get("cubeful") else "off"))
     gnubg.command("set board %s" % job["position_id"])
@@ -61,6 +81,8 @@ def _moves(job):
         raise ValueError("gnubg did not take the board %s" % job["position_id"])
     gnubg.command("set dice %d %d" % tuple(job["dice"]))
     hint = gnubg.hint(-1)
+    if full_width and any(row["context"]["prune"] for row in hint["hint"]):
+        raise ValueError("gnubg used its pruning nets in a full-width search")
     return {
         "moves": [
             {"move": row["move"], "equity": row["equity"], "probabilities": list(row["details"]["probs"]),
@@ -77,6 +99,29 @@ def _cube(job):
     optimal, no_double, take, drop, code, text = gnubg.cfevaluate(board, info, _eval_context(job["plies"], 1))
     return {"optimal": optimal, "no_double": no_double, "double_take": take, "double_pass": drop,
             "code": code, "recommendation": text}
+
+
+def _selfplay(job):
+    """gnubg plays ``games`` cubeless money games against itself (seeded dice, both sides at ``plies``).
+
+    Every turn of every game comes back as (Position ID of the player on roll, dice); then the
+    two human players of SETUP are restored.
+    """
+    for side in (0, 1):
+        gnubg.command("set player %d gnubg" % side)
+        gnubg.command("set player %d chequerplay evaluation plies %d" % (side, int(job["plies"])))
+    for command in ("set automatic game off", "set confirm new off", "set cube use off", "set rng mersenne",
+                    "set seed %d" % int(job["seed"]), "new session"):
+        gnubg.command(command)
+    for _ in range(int(job["games"]) - 1):  # "new session" plays the first game
+        gnubg.command("new game")
+    games = [
+        [{"position_id": row["board"], "dice": list(row["dice"])} for row in game["game"] if row["action"] == "move"]
+        for game in gnubg.match(0, 1, 0, 0)["games"]
+    ]
+    for command in ("set player 0 human", "set player 1 human", "set cube use on", "new session"):
+        gnubg.command(command)
+    return {"games": games}
 
 
 def _position_id(job):
@@ -96,8 +141,48 @@ def _met(job):
     return {"pre_crawford": [list(row) for row in pre], "post_crawford": [list(post0), list(post1)]}
 
 
-HANDLERS = {"evaluate": _evaluate, "moves": _moves, "cube": _cube, "position_id": _position_id,
-            "match_id": _match_id, "met": _met}
+ROLLOUT_SETUP = (
+    "set threads 1",
+    "set rollout cubeful off",
+    "set rollout quasirandom on",
+    "set rollout rng mersenne",
+    "set rollout later enable off",
+    "set rollout truncation enable off",
+)
+
+
+def _rollout(job):
+    """A cubeless rollout of the position on one thread, timed in process CPU time.
+
+    gnubg prints a rollout's result only to a terminal: the bridge runs this worker under
+    ``script`` and reads the result between the two markers printed here.
+    """
+    for command in ROLLOUT_SETUP + (
+        "set rollout trials %d" % int(job["trials"]),
+        "set rollout seed %d" % int(job["seed"]),
+        "set rollout chequerplay plies %d" % int(job["plies"]),
+        "set rollout varredn %s" % ("on" if job["variance_reduction"] else "off"),
+        "set board %s" % job["position_id"],
+    ):
+        gnubg.command(command)
+    if gnubg.positionid(gnubg.board()) != job["position_id"]:
+        raise ValueError("gnubg did not take the board %s" % job["position_id"])
+    libc = ctypes.CDLL(None)
+    libc.fflush(None)
+    sys.stdout.write("\nBGENGINE-JOB-START\n")
+    sys.stdout.flush()
+    started = time.process_time()
+    gnubg.command("rollout")
+    seconds = time.process_time() - started
+    libc.fflush(None)
+    sys.stdout.write("\nBGENGINE-JOB-END\n")
+    sys.stdout.flush()
+    return {"cpu_seconds": seconds}
+
+
+HANDLERS = {"evaluate": _evaluate, "rollout": _rollout, "moves": _moves, "cube": _cube, "position_id": _position_id,
+            "match_id": _match_id, "selfplay": _selfplay, "met": _met}
+DEFAULT_FILTERS = gnubg.getevalhintfilter()
 
 
 def main():

@@ -8,14 +8,19 @@ land in each benchmark's ``extra_info``.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bgcore import _bearoff
+from bgcore import _bearoff_index, _bearoff_one_sided, _bearoff_two_sided
 from bgengine.evaluation import bearoff, race
 from bgengine.position import Position
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from conftest import random_race  # noqa: E402  (the tests' shared samplers)
 
 os.environ.setdefault(bearoff.CACHE_DIR_ENV, tempfile.mkdtemp(prefix="bgengine-bench-"))
 
@@ -25,29 +30,29 @@ RACE_BOARDS = 20_000
 def check_one_sided(tables) -> None:
     rolls, expected, first_off, _ = tables
     assert rolls.shape[0] == 54264
-    assert rolls[_bearoff.one_sided_rank_of([0, 0, 0, 0, 0, 2]), 1] == pytest.approx(1 / 9, abs=1e-15)
+    assert rolls[_bearoff_index.one_sided_rank_of([0, 0, 0, 0, 0, 2]), 1] == pytest.approx(1 / 9, abs=1e-15)
     assert np.abs(rolls.sum(axis=1) - 1).max() < 1e-12
     assert expected[-1] == pytest.approx(12.266187171764624, abs=1e-12)  # 15 on the 6-point
     assert first_off[-1, 1] == pytest.approx(17 / 36, abs=1e-15)
 
 
 def test_build_one_sided_six_points(benchmark):
-    tables = benchmark.pedantic(_bearoff.build_one_sided, args=(6,), rounds=7, iterations=1)
+    tables = benchmark.pedantic(_bearoff_one_sided.build_one_sided, args=(6,), rounds=7, iterations=1)
     check_one_sided(tables)
 
 
 def test_build_one_sided_six_points_through_legal_children(benchmark):
     """The same table from every roll's children (legal_children): why the step build exists."""
     tables = benchmark.pedantic(
-        _bearoff.build_one_sided, args=(6,), kwargs={"through_movegen": True}, rounds=5, iterations=1
+        _bearoff_one_sided.build_one_sided, args=(6,), kwargs={"through_movegen": True}, rounds=5, iterations=1
     )
     check_one_sided(tables)
 
 
 def test_build_two_sided_six_by_six(benchmark):
-    win, cubeful = benchmark.pedantic(_bearoff.build_two_sided, args=(6,), rounds=5, iterations=1)
+    win, cubeful = benchmark.pedantic(_bearoff_two_sided.build_two_sided, args=(6,), rounds=5, iterations=1)
     assert win.shape == (924, 924)
-    six_two = _bearoff.one_sided_rank_of([0, 0, 0, 0, 0, 2])
+    six_two = _bearoff_index.one_sided_rank_of([0, 0, 0, 0, 0, 2])
     assert win[six_two, 1] == pytest.approx(1 / 9, abs=1e-15)
     assert cubeful[0, six_two, six_two] == pytest.approx(0.9612593989737338, abs=1e-12)
 
@@ -55,27 +60,21 @@ def test_build_two_sided_six_by_six(benchmark):
 def random_race_boards(count: int, seed: int) -> np.ndarray:
     """Non-contact boards: each side on its own points 1..12."""
     rng = np.random.default_rng(seed)
-    boards = np.zeros((count, 26), dtype=np.int8)
-    for row in range(count):
-        for side in (1, -1):
-            points = rng.integers(1, 13, size=int(rng.integers(1, 16)))
-            for p in points:
-                boards[row, p if side == 1 else 25 - p] += side
-    return boards
+    return np.array([np.asarray(random_race(rng)) for _ in range(count)], dtype=np.int8)
 
 
 @pytest.fixture(scope="module")
 def boards() -> np.ndarray:
-    bearoff.install_tables()
     return random_race_boards(RACE_BOARDS, seed=5)
 
 
 def test_race_batch_kernel_boards_per_second(benchmark, boards):
     out = np.empty((len(boards), 5), dtype=np.float32)
-    assert _bearoff.race_probabilities_batch(boards, out).all()
+    tables = bearoff.race_tables()
+    assert tables.race_probabilities_batch(boards, out).all()
     first = Position(boards[0])
     assert np.array_equal(out[0], race.evaluate(first))
-    benchmark(_bearoff.race_probabilities_batch, boards, out)
+    benchmark(tables.race_probabilities_batch, boards, out)
     benchmark.extra_info["boards_per_second"] = len(boards) / benchmark.stats.stats.median
 
 
@@ -113,4 +112,4 @@ def test_two_sided_python_lookups_per_second(benchmark):
 
 
 def table_counts(rank: int) -> list[int]:
-    return list(_bearoff.one_sided_counts_of(int(rank), 6))
+    return list(_bearoff_index.one_sided_counts_of(int(rank), 6))

@@ -8,29 +8,25 @@ over 1000 random positions (seeded), and times the pair of decisions.
 Run: .venv/bin/python -m pytest benchmarks/bench_cube_accuracy.py --benchmark-enable -s
 """
 
-import random
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from bgengine import Position, cube_decision
-from bgengine.evaluation import race
-from bgengine.cube.efficiency import BEAROFF_EFFICIENCY
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from conftest import random_bearoff_positions  # noqa: E402
+
+from bgengine import Position, cube_decision  # noqa: E402
+from bgengine.cube.efficiency import BEAROFF_EFFICIENCY  # noqa: E402
+from bgengine.evaluation import race  # noqa: E402
 
 SEED = 5
 POSITIONS = 1000
 
 
-def _random_home(rng: random.Random) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for _ in range(rng.randint(1, 6)):
-        point = rng.randint(1, 6)
-        counts[point] = counts.get(point, 0) + 1
-    return counts
-
-
 def _positions() -> list[Position]:
-    rng = random.Random(SEED)
-    return [Position.from_points(_random_home(rng), opponent=_random_home(rng)) for _ in range(POSITIONS)]
+    return random_bearoff_positions(POSITIONS, seed=SEED)
 
 
 def _compare(positions: list[Position]) -> tuple[float, float]:

@@ -25,12 +25,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgcore import _nn, _selfplay
+from bgcore import _engine, _nn, _selfplay
 from bgengine import Position
 from bgengine.evaluation import bearoff
-from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate, money_equity
+from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
 from bgengine.evaluation.pubeval import pubeval_player
-from bgengine.agents.play import random_play_positions
+from bgengine.probabilities import equity
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from conftest import random_play_positions  # noqa: E402  (the tests' shared samplers)
 
 SAMPLE_SEED = 2024
 SAMPLE_BOARDS = 20_000
@@ -38,17 +41,12 @@ LOOKAHEAD_POSITIONS = 20
 STRENGTH_GAMES = 1000
 
 
-def sample_positions(count: int, seed: int) -> list[Position]:
-    """Positions from seeded random play (a new game when one ends), in order of play."""
-    return random_play_positions(count, seed)
-
-
 def sample_boards(count: int, seed: int) -> np.ndarray:
-    return np.array([np.asarray(p) for p in sample_positions(count, seed)], dtype=np.int8)
+    return np.array([np.asarray(p) for p in random_play_positions(count, seed)], dtype=np.int8)
 
 
 def contact_positions(count: int, seed: int) -> list[Position]:
-    return [p for p in sample_positions(count * 3, seed) if p.phase.value == "contact"][:count]
+    return [p for p in random_play_positions(count * 3, seed) if p.phase.value == "contact"][:count]
 
 
 def _rate(benchmark, key: str, items: int) -> None:
@@ -70,7 +68,7 @@ def test_zero_ply_batched_through_the_kernel(benchmark):
 
 
 def test_zero_ply_one_at_a_time_through_python(benchmark):
-    positions = sample_positions(2000, SAMPLE_SEED)
+    positions = random_play_positions(2000, SAMPLE_SEED)
     network = default_evaluator().network
     expected = network.evaluate_trusted(np.array([np.asarray(p) for p in positions]))
     contact = [i for i, p in enumerate(positions) if p.phase.value == "contact"]
@@ -114,8 +112,7 @@ def points_against(player, opponent, games: int, seed: int) -> tuple[float, floa
 
 def engine_player(network: _nn.NeuralNet, plies: int = 0) -> _selfplay.EnginePlayer:
     """The engine as users get it: network, race tables, ``plies`` lookahead."""
-    bearoff.install_tables()
-    return _selfplay.EnginePlayer(network, plies)
+    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables()), plies)
 
 
 def test_strength_against_pubeval(benchmark):
@@ -180,7 +177,7 @@ def agreement_with_gnubg(count: int, seed: int) -> tuple[int, int, float]:
     for (position, dice), (text, probabilities) in zip(problems, gnubg_answers(problems)):
         legal = position.legal_moves(dice)
         same += legal.position_after(legal.index(text)) == best_move(position, dice).position
-        differences.append(abs(evaluate(position).equity - money_equity(probabilities)))
+        differences.append(abs(evaluate(position).equity - equity(probabilities)))
     return same, len(problems), float(np.mean(differences))
 
 

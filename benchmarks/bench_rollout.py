@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from bgcore._policy import PipCountEvaluator
+from bgcore._testing import PipCountEvaluator
 from bgengine import Position
 from bgengine import cube_referee
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, default_kernel_evaluator, rollout

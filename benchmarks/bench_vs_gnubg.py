@@ -35,12 +35,13 @@ from gnubg_bridge import (  # noqa: E402
     gnubg_best_moves,
     gnubg_cube_actions,
     gnubg_evaluations,
-    gnubg_executable,
+    gnubg_version,
 )
 from sample_positions import sampled_turns  # noqa: E402
 
 from bgengine import MatchState, Position, cube_decision, evaluate  # noqa: E402
 from bgengine.evaluation.evaluator import default_evaluator, rank_legal_moves  # noqa: E402
+from bgengine.probabilities import FIELD_NAMES  # noqa: E402
 
 #: Scores for the cube comparison, each seen from player 0 on roll.
 CUBE_STATES = {
@@ -50,7 +51,6 @@ CUBE_STATES = {
     "7-point, 4-away 2-away": MatchState(match_length=7, score=(3, 5)),
     "7-point, 2-away 4-away": MatchState(match_length=7, score=(5, 3)),
 }
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
 def compare_checker_play(turns: list[tuple[Position, tuple[int, int]]], plies: int = 0) -> list[dict[str, Any]]:
@@ -67,7 +67,7 @@ def compare_checker_play(turns: list[tuple[Position, tuple[int, int]]], plies: i
             continue
         if len(gnubg_moves) != len(legal):
             raise AssertionError(f"{position.gnubg_id()} {dice}: gnubg lists {len(gnubg_moves)} moves, we {len(legal)}")
-        ranked = rank_legal_moves(legal, plies, evaluator=evaluator)
+        ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator)
         ours = ranked[0]
         gnubg_rated = {m.position: m for m in gnubg_moves}
         our_equity = {m.position: m.equity for m in ranked}
@@ -87,7 +87,7 @@ def compare_probabilities(positions: list[Position], plies: int = 0) -> list[dic
     evaluator = default_evaluator()
     return [
         {"position_id": p.gnubg_id(), "phase": p.phase.value, "gnubg_class": theirs.position_class,
-         "ours": list(evaluate(p, plies, evaluator=evaluator).probabilities), "gnubg": list(theirs.probabilities)}
+         "ours": list(evaluate(p, plies=plies, evaluator=evaluator).probabilities), "gnubg": list(theirs.probabilities)}
         for p, theirs in zip(positions, gnubg_evaluations(positions, plies=plies), strict=True)
     ]
 
@@ -146,11 +146,11 @@ def summarise(checker: list[dict], probabilities: list[dict], cube: list[dict]) 
         },
         "probabilities": {
             "positions": len(probabilities), "contact_positions": int(contact.sum()),
-            "mean_abs_difference": dict(zip(PROBABILITY_NAMES, np.abs(ours - theirs).mean(axis=0).tolist())),
+            "mean_abs_difference": dict(zip(FIELD_NAMES, np.abs(ours - theirs).mean(axis=0).tolist())),
             "mean_abs_difference_contact": dict(
-                zip(PROBABILITY_NAMES, np.abs(ours[contact] - theirs[contact]).mean(axis=0).tolist())),
+                zip(FIELD_NAMES, np.abs(ours[contact] - theirs[contact]).mean(axis=0).tolist())),
             "mean_abs_difference_no_contact": dict(
-                zip(PROBABILITY_NAMES, np.abs(ours[~contact] - theirs[~contact]).mean(axis=0).tolist())),
+                zip(FIELD_NAMES, np.abs(ours[~contact] - theirs[~contact]).mean(axis=0).tolist())),
         },
         "cube": {},
     }
@@ -180,10 +180,10 @@ def print_table(summary: dict[str, Any], plies: int = 0) -> None:
           f"  (largest {play['largest_equity_given_up_in_gnubg_eyes']:.3f})")
     print(f"\nCubeless probabilities, {plies}-ply, {probs['positions']} positions "
           f"({probs['contact_positions']} contact): mean |ours - gnubg|")
-    print(f"  {'':14}" + "".join(f"{n:>16}" for n in PROBABILITY_NAMES))
+    print(f"  {'':14}" + "".join(f"{n:>16}" for n in FIELD_NAMES))
     for label, key in (("all", "mean_abs_difference"), ("contact", "mean_abs_difference_contact"),
                        ("no contact", "mean_abs_difference_no_contact")):
-        print(f"  {label:14}" + "".join(f"{probs[key][n]:16.4f}" for n in PROBABILITY_NAMES))
+        print(f"  {label:14}" + "".join(f"{probs[key][n]:16.4f}" for n in FIELD_NAMES))
     if not summary["cube"]["all"]["decisions"]:
         return
     print("\nCube decisions, 0-ply (equities per cube in money, EMG in matches):")
@@ -212,11 +212,6 @@ def run(seed: int, turns_count: int, cube_positions: int, plies: int = 0) -> dic
             "probabilities": probabilities, "cube": cube}
 
 
-def _gnubg_version() -> str:
-    done = subprocess.run([gnubg_executable() or "gnubg", "--version"], capture_output=True, text=True, timeout=30)
-    return done.stdout.splitlines()[0].strip() if done.stdout else "unknown"
-
-
 def _commit() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                           cwd=Path(__file__).parent)
@@ -241,7 +236,7 @@ def main() -> None:
         results = {
             "command": " ".join(["python", *sys.argv]),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "gnubg": _gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed, "plies": args.plies,
+            "gnubg": gnubg_version(), "bgengine_commit": _commit(), "seed": args.seed, "plies": args.plies,
             **results,
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from bgengine import CubeAction, MatchState, Move, Position
 WORKER = Path(__file__).resolve().parent / "_gnubg_worker.py"
 DEBIAN_PATH = "/usr/games/gnubg"
 TIMEOUT_SECONDS_PER_JOB = 5.0
+TIMEOUT_SECONDS_PER_GAME = 3.0  # self-play: gnubg sleeps ~10 ms between its moves
 
 
 class GnubgError(RuntimeError):
@@ -65,7 +66,8 @@ def run_jobs(jobs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             done = subprocess.run(
                 [program, "-t", "-q", "-p", str(WORKER)],
                 env=env, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                timeout=30 + TIMEOUT_SECONDS_PER_JOB * len(jobs),
+                timeout=30 + TIMEOUT_SECONDS_PER_JOB * len(jobs)
+                + TIMEOUT_SECONDS_PER_GAME * sum(job.get("games", 0) for job in jobs),
             )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise GnubgError(f"running {program} failed: {error}") from error
@@ -196,10 +198,13 @@ def run_queries(*queries: Query) -> list[Any]:
     return results
 
 
-def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0) -> Query:
+def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0,
+                     full_width: bool = False) -> Query:
     """For each (position, dice): every legal move, gnubg's best first, cubeless money equity.
 
-    A roll that cannot be played gives an empty list (bgengine lists one empty move).
+    gnubg's defaults (move filters, pruning nets) take only its best candidates to ``plies``;
+    with ``full_width`` every legal move is searched to ``plies`` without pruning nets. A roll that cannot be played
+    gives an empty list (bgengine lists one empty move).
     """
     pairs = list(requests)
 
@@ -216,8 +221,21 @@ def best_moves_query(requests: Iterable[tuple[Position, tuple[int, int]]], plies
             results.append(moves)
         return results
 
-    jobs = [{"kind": "moves", "position_id": p.gnubg_id(), "dice": list(d), "plies": plies} for p, d in pairs]
+    jobs = [{"kind": "moves", "position_id": p.gnubg_id(), "dice": list(d), "plies": plies, "full_width": full_width}
+            for p, d in pairs]
     return Query(jobs, read)
+
+
+def selfplay_query(seed: int, games: int, plies: int = 0) -> Query:
+    """gnubg's own cubeless money self-play (dice seeded in gnubg): per game, every turn's (position, dice).
+
+    Positions are seen from the player on roll; games end at the last move or at gnubg's resignation.
+    """
+    def read(replies: list[dict[str, Any]]) -> list[list[tuple[Position, tuple[int, int]]]]:
+        return [[(Position.from_gnubg_id(turn["position_id"]), (turn["dice"][0], turn["dice"][1])) for turn in game]
+                for game in _answered(replies[0])["games"]]
+
+    return Query([{"kind": "selfplay", "seed": seed, "games": games, "plies": plies}], read)
 
 
 def evaluations_query(positions: Iterable[Position], plies: int = 0) -> Query:
@@ -262,9 +280,21 @@ def met_query(length: int) -> Query:
 # ----- one process per call ---------------------------------------------------------------
 
 
-def gnubg_best_moves(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0) -> list[list[GnubgMove]]:
+def gnubg_best_moves(requests: Iterable[tuple[Position, tuple[int, int]]], plies: int = 0,
+                     full_width: bool = False) -> list[list[GnubgMove]]:
     """See ``best_moves_query``."""
-    return run_queries(best_moves_query(requests, plies))[0]
+    return run_queries(best_moves_query(requests, plies, full_width))[0]
+
+
+def gnubg_selfplay(seed: int, games: int, plies: int = 0) -> list[list[tuple[Position, tuple[int, int]]]]:
+    """See ``selfplay_query``."""
+    return run_queries(selfplay_query(seed, games, plies))[0]
+
+
+def gnubg_version() -> str:
+    """gnubg's version line, e.g. "GNU Backgammon 1.07.001 20230103"."""
+    done = subprocess.run([gnubg_executable() or "gnubg", "--version"], capture_output=True, text=True, timeout=30)
+    return done.stdout.splitlines()[0].strip() if done.stdout else "unknown"
 
 
 def gnubg_evaluations(positions: Iterable[Position], plies: int = 0) -> list[GnubgEvaluation]:
@@ -285,3 +315,73 @@ def gnubg_cube_actions(requests: Iterable[tuple[Position, MatchState]], plies: i
 def gnubg_cube_action(position: Position, match: MatchState | None = None, plies: int = 0) -> GnubgCube:
     """gnubg's cube decision for the player on roll (money, cube centred, unless ``match`` says)."""
     return gnubg_cube_actions([(position, match or MatchState())], plies)[0]
+
+
+# ----- rollouts (a terminal is needed: gnubg prints rollout results only to one) --------
+
+@dataclass(frozen=True)
+class GnubgRollout:
+    """gnubg's cubeless rollout of a position (player on roll, before rolling): the
+    5-vector, equity, their standard errors, the settings line and the CPU seconds it took."""
+
+    probabilities: tuple[float, ...]
+    equity: float
+    probability_standard_errors: tuple[float, ...]
+    equity_standard_error: float
+    play: str  # gnubg's description of its checker play, e.g. "1-ply cubeful prune [world class]"
+    cpu_seconds: float
+
+
+def gnubg_rollouts(jobs: Sequence[tuple[Position, int, int, int]], variance_reduction: bool = True) -> list[GnubgRollout]:
+    """Roll out each (position, checker-play plies, trials, seed) with gnubg on one thread:
+    cubeless, quasi-random dice, variance reduction as asked, no truncation; gnubg's own
+    move filters and pruning nets at that depth."""
+    program = gnubg_executable()
+    script = shutil.which("script")
+    if program is None or script is None:
+        raise GnubgError("gnubg and script (util-linux) are needed for gnubg rollouts")
+    request_jobs = [
+        {"kind": "rollout", "position_id": position.gnubg_id(), "plies": plies, "trials": trials, "seed": seed,
+         "variance_reduction": variance_reduction}
+        for position, plies, trials, seed in jobs
+    ]
+    with tempfile.TemporaryDirectory(prefix="bgengine-gnubg-") as folder:
+        request, reply = Path(folder) / "request.json", Path(folder) / "reply.json"
+        request.write_text(json.dumps(request_jobs))
+        env = dict(os.environ, BGENGINE_GNUBG_REQUEST=str(request), BGENGINE_GNUBG_REPLY=str(reply))
+        command = f"{program} -t -q -p {WORKER} < /dev/null"
+        try:
+            done = subprocess.run([script, "-qec", command, "/dev/null"], env=env, cwd=folder,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace")
+        except OSError as error:
+            raise GnubgError(f"running {program} failed: {error}") from error
+        if not reply.exists():
+            raise GnubgError(f"{program} wrote no reply (exit {done.returncode}): {done.stdout.strip()[-500:]}")
+        times = [_answered(r) for r in json.loads(reply.read_text())]
+    sections = done.stdout.replace("\r", "\n").split("BGENGINE-JOB-START")[1:]
+    if len(sections) != len(jobs) or len(times) != len(jobs):
+        raise GnubgError(f"gnubg answered {len(sections)} of {len(jobs)} rollouts")
+    return [_read_rollout(section.split("BGENGINE-JOB-END")[0], t["cpu_seconds"]) for section, t in zip(sections, times)]
+
+
+def _read_rollout(text: str, cpu_seconds: float) -> GnubgRollout:
+    """gnubg's final table: 'Current Position:', the means line, the [errors] line, 'Play: ...'."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    try:
+        at = max(i for i, line in enumerate(lines) if line.startswith("Current Position:"))
+    except ValueError:
+        raise GnubgError(f"no rollout result in gnubg's output: {text[-300:]!r}") from None
+
+    means = lines[at + 1].split()
+    errors = lines[at + 2].split("[", 1)[1].split("]", 1)[0].split()
+    # win, win gammon, win backgammon - lose, lose gammon, lose backgammon CL equity
+    mean_values = [float(w) for w in means if w not in ("-", "CL", "CF")]
+    error_values = [float(w) for w in errors if w not in ("-", "CL", "CF")]
+    if len(mean_values) != 7 or len(error_values) != 7:
+        raise GnubgError(f"unexpected rollout result lines: {lines[at + 1]!r} {lines[at + 2]!r}")
+    play = next((line.split(":", 1)[1].strip() for line in lines[at:] if line.startswith("Play:")), "")
+    return GnubgRollout(
+        probabilities=tuple(mean_values[i] for i in (0, 1, 2, 4, 5)), equity=mean_values[6],
+        probability_standard_errors=tuple(error_values[i] for i in (0, 1, 2, 4, 5)), equity_standard_error=error_values[6],
+        play=play, cpu_seconds=float(cpu_seconds),
+    )

@@ -18,29 +18,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from conftest import random_race  # noqa: E402
 from race_rollout import rollout_race  # noqa: E402
 
 from bgengine import Position  # noqa: E402
 from bgengine.evaluation import race  # noqa: E402
-
-
-def random_race(rng: np.random.Generator, mover_highest: int, opponent_highest: int) -> Position:
-    """Random checkers (1..15 per side) on each side's points 1..highest (sum <= 24: no contact)."""
-    sides = []
-    for highest in (mover_highest, opponent_highest):
-        points = rng.integers(1, highest + 1, size=int(rng.integers(1, 16)))
-        sides.append({int(p): int((points == p).sum()) for p in np.unique(points)})
-    return Position.from_points(sides[0], sides[1])
-
-
-def cubeless_equity(values: np.ndarray) -> np.ndarray:
-    """2 win - 1 + win_g - lose_g + win_bg - lose_bg, row by row."""
-    return 2 * values[:, 0] - 1 + values[:, 1] - values[:, 3] + values[:, 2] - values[:, 4]
+from bgengine.probabilities import equity as cubeless_equity  # noqa: E402
 
 
 def against_wide_tables(rng: np.random.Generator, count: int) -> None:
     for wide in (7, 8):
-        positions = [random_race(rng, wide, wide) for _ in range(count)]
+        positions = [random_race(rng, wide) for _ in range(count)]
         positions = [p for p in positions if max(p.points()[0]) > 6 or max(p.points()[1]) > 6]
         approximate = race.RaceEvaluator(two_sided_checkers=None).evaluate_batch(positions)
         exact = race.RaceEvaluator(two_sided_checkers=None, wide_points=wide).evaluate_batch(positions)
@@ -61,7 +49,7 @@ def against_rollouts(rng: np.random.Generator, count: int, games: int) -> None:
     started = time.perf_counter()
     for index in range(count):
         mover_highest = int(rng.integers(7, 18))
-        position = random_race(rng, mover_highest, int(rng.integers(7, 25 - mover_highest)))
+        position = random_race(rng, mover_highest, opponent_highest=int(rng.integers(7, 25 - mover_highest)))
         outcomes = rollout_race(np.asarray(position), games, seed=1000 + index)
         mean = outcomes.mean(axis=0)
         standard_error = outcomes.std(axis=0, ddof=1) / np.sqrt(games)

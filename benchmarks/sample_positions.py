@@ -26,7 +26,7 @@ def sampled_turns(seed: int, count: int, random_share: float = 0.1) -> list[tupl
         if rng.random() < random_share:
             position = legal.position_after(rng.randrange(len(legal)))
         else:
-            position = rank_legal_moves(legal, 0, evaluator=evaluator)[0].position
+            position = rank_legal_moves(legal, evaluator=evaluator)[0].position
         if position.is_game_over():
             position = Position.initial()
     return turns

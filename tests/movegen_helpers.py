@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 
 import numpy as np
 from bgengine import Move, Position
@@ -51,18 +49,6 @@ def _die_of_step(board: tuple[int, ...], source: int, target: int, dice_left: li
         if lands == target and step_is_legal(board, source, die):
             return die
     return None
-
-
-def random_game_positions(seed: int, games: int) -> Iterator[tuple[Position, tuple[int, int]]]:
-    """(position, roll) along seeded random games played uniformly among legal children."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        position = Position.initial()
-        while not position.is_game_over():
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            yield position, dice
-            moves = position.legal_moves(dice)
-            position = moves.position_after(rng.randrange(len(moves)))
 
 
 def count_built_moves(monkeypatch) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bgcore import _bearoff, _movegen
+from bgcore import _movegen
 from bgengine.evaluation import bearoff
 
 
@@ -27,12 +27,11 @@ def play_race(board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             outcome = np.array([1.0, gammon, backgammon, 0.0, 0.0])
             return outcome if turn == 0 else np.array([0.0, 0.0, 0.0, gammon, backgammon])
         # In each child the side that just moved is the opponent.
-        board = children[int(np.argmin(_bearoff.expected_rolls_batch(children, True)))]
+        board = children[int(np.argmin(bearoff.race_tables().expected_rolls_batch(children, True)))]
         turn = 1 - turn
 
 
 def rollout_race(board: np.ndarray, games: int, seed: int) -> np.ndarray:
     """Outcomes (games x 5) of ``games`` seeded games of a race, first player's view."""
-    bearoff.install_tables()
     rng = np.random.default_rng(seed)
     return np.stack([play_race(board, rng) for _ in range(games)])

@@ -42,9 +42,7 @@ def match_states(draw: st.DrawFn) -> MatchState:
     if not length:
         jacoby, beavers = draw(st.booleans()), draw(st.booleans())
     dice = draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
-    may_double = not crawford and cube_value < 64 and owner in (None, on_roll)
-    double_offered = dice is None and may_double and draw(st.booleans())
-    return MatchState(
+    state = MatchState(
         match_length=length,
         score=score,
         cube_value=cube_value,
@@ -54,5 +52,7 @@ def match_states(draw: st.DrawFn) -> MatchState:
         jacoby=jacoby,
         beavers=beavers,
         dice=dice,
-        double_offered=double_offered,
     )
+    if dice is None and state.may_double() and draw(st.booleans()):
+        return state.with_changes(double_offered=True)
+    return state

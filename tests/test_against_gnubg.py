@@ -7,7 +7,6 @@ All questions go to one gnubg process.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from gnubg_bridge import (  # noqa: E402
     run_queries,
 )
 from sample_positions import sampled_turns  # noqa: E402
+from conftest import random_bearoff_positions  # noqa: E402
 
 from bgengine import MatchState, Position, format_gnubg_ids, parse_gnubg_ids  # noqa: E402
 from bgengine.evaluation import race  # noqa: E402
@@ -62,23 +62,9 @@ MATCH_STATES = [
 ]
 
 
-def _bearoff_positions(count: int, seed: int = 11) -> list[Position]:
-    """Random positions with at most 6 checkers per side on the home points (gnubg's exact database)."""
-    rng = random.Random(seed)
-
-    def side() -> dict[int, int]:
-        counts: dict[int, int] = {}
-        for _ in range(rng.randint(1, 6)):
-            point = rng.randint(1, 6)
-            counts[point] = counts.get(point, 0) + 1
-        return counts
-
-    return [Position.from_points(side(), opponent=side()) for _ in range(count)]
-
-
 TURNS = sampled_turns(seed=3, count=120) + SPECIAL_TURNS
 POSITIONS = list(dict.fromkeys([p for p, _ in TURNS] + SPECIAL_POSITIONS))
-BEAROFFS = _bearoff_positions(40)
+BEAROFFS = random_bearoff_positions(40)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import pytest
 
 from bgengine import MatchState, Position
 from bgengine.cli import report as analysis
-from bgengine.cli.report import analysis_dict, analyze, cubeless_equity, mover_view, ranked_moves
+from bgengine.cli.report import analysis_dict, analyze, mover_view, ranked_moves
+from bgengine.probabilities import equity as cubeless_equity
 
 RACE = Position.from_points({6: 2, 5: 2}, {6: 2, 4: 1})
 
@@ -37,7 +38,7 @@ def test_a_play_that_wins_is_scored_exactly():
     """Bearing off the last checker wins a single game: probabilities exactly (1, 0, 0, 0, 0)."""
     ranked, source = ranked_moves(Position.from_points({1: 1}, {6: 3}), (2, 1))
     assert source == "0-ply"
-    assert ranked[0].probabilities == (1.0, 0.0, 0.0, 0.0, 0.0) and ranked[0].equity == 1.0
+    assert ranked[0].probabilities.as_tuple() == (1.0, 0.0, 0.0, 0.0, 0.0) and ranked[0].equity == 1.0
 
 
 def test_plays_are_ranked_best_first_for_the_mover():
@@ -64,7 +65,7 @@ def test_analyze_evaluates_at_the_plies_asked(monkeypatch):
     report = analyze(Position.initial(), plies=2)
     assert calls == [2]
     assert report.evaluation is not None and report.evaluation.source == "2-ply"
-    assert report.evaluation.cubeless_equity == pytest.approx(0.2 + 0.2 + 0.01 - 0.1)
+    assert report.evaluation.equity == pytest.approx(0.2 + 0.2 + 0.01 - 0.1)
 
 
 def test_a_finished_game_has_no_evaluation_cube_or_moves():

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bgcore import _bearoff
+from bgcore import _bearoff_index, _bearoff_one_sided, _bearoff_two_sided
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from bgengine.evaluation import bearoff
 from bgengine import CubeOwner
@@ -102,14 +102,14 @@ def test_positions_with_at_most_n_checkers_take_the_first_ranks(all_counts):
     totals = all_counts.sum(axis=1)
     for n in range(16):
         first_with_more = int(np.argmax(totals > n)) if n < 15 else len(totals)
-        assert first_with_more == _bearoff.one_sided_size(n, 6)
+        assert first_with_more == _bearoff_index.one_sided_size(n, 6)
         assert np.all(totals[:first_with_more] <= n)
 
 
 def test_every_move_lowers_the_rank(home, all_counts):
     for rank in range(1, 54264, 331):
         for roll in ALL_ROLLS:
-            assert all(child < rank for child in _bearoff.bearoff_children(list(all_counts[rank]), *roll))
+            assert all(child < rank for child in _bearoff_index.bearoff_children(list(all_counts[rank]), *roll))
 
 
 def test_bad_ranks_and_counts_raise_clear_errors(home):
@@ -134,14 +134,14 @@ def test_one_sided_children_match_the_brute_force_reference(home, all_counts):
         counts = tuple(int(c) for c in all_counts[rank])
         for roll in ALL_ROLLS:
             expected = sorted(home.rank(c) for c in reference_children(counts, roll))
-            assert _bearoff.bearoff_children(list(counts), *roll) == expected, (counts, roll)
+            assert _bearoff_index.bearoff_children(list(counts), *roll) == expected, (counts, roll)
 
 
 @pytest.mark.parametrize("points", [5, 6, pytest.param(7, marks=pytest.mark.slow)])
 def test_step_by_step_build_equals_the_build_from_legal_children(points):
     """The fast build (best single-die steps) against every roll's children from legal_children."""
-    fast = _bearoff.build_one_sided(points)
-    reference = _bearoff.build_one_sided(points, through_movegen=True)
+    fast = _bearoff_one_sided.build_one_sided(points)
+    reference = _bearoff_one_sided.build_one_sided(points, through_movegen=True)
     assert np.array_equal(fast[1], reference[1])  # expected rolls
     assert np.array_equal(fast[3], reference[3])  # expected rolls to the first checker off
     for mine, theirs in ((fast[0], reference[0]), (fast[2], reference[2])):
@@ -193,7 +193,7 @@ def test_expected_rolls_never_shrink_when_a_checker_is_added(home, all_counts):
 
 
 def test_expected_rolls_match_exact_recursion_for_up_to_four_checkers(home, all_counts):
-    for rank in range(_bearoff.one_sided_size(4, 6)):
+    for rank in range(_bearoff_index.one_sided_size(4, 6)):
         counts = tuple(int(c) for c in all_counts[rank])
         assert home.expected[rank] == pytest.approx(float(reference_expected_rolls(counts)), abs=1e-12)
 
@@ -309,17 +309,17 @@ def reference_two_sided(mover: tuple[int, ...], opponent: tuple[int, ...]) -> tu
 
 
 def test_two_sided_matches_exact_recursion_for_up_to_two_checkers():
-    win, cubeful = _bearoff.build_two_sided(2)
-    size = _bearoff.one_sided_size(2, 6)
+    win, cubeful = _bearoff_two_sided.build_two_sided(2)
+    size = _bearoff_index.one_sided_size(2, 6)
     for a, b in itertools.product(range(1, size), repeat=2):
-        mover = tuple(_bearoff.one_sided_counts_of(a, 6))
-        opponent = tuple(_bearoff.one_sided_counts_of(b, 6))
+        mover = tuple(_bearoff_index.one_sided_counts_of(a, 6))
+        opponent = tuple(_bearoff_index.one_sided_counts_of(b, 6))
         expected = [float(x) for x in reference_two_sided(mover, opponent)]
         assert [win[a, b], *cubeful[:, a, b]] == pytest.approx(expected, abs=1e-12), (mover, opponent)
 
 
 def test_small_two_sided_table_is_the_corner_of_the_large_one(two_sided):
-    win, cubeful = _bearoff.build_two_sided(3)
+    win, cubeful = _bearoff_two_sided.build_two_sided(3)
     n = win.shape[0]
     assert np.array_equal(win, two_sided.win[:n, :n])
     assert np.array_equal(cubeful, two_sided.cubeful[:, :n, :n])
@@ -346,7 +346,7 @@ def test_a_cached_table_is_read_back_without_building(home, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("built although a sound cache file exists")
 
-    monkeypatch.setattr(_bearoff, "build_one_sided", refuse)
+    monkeypatch.setattr(_bearoff_one_sided, "build_one_sided", refuse)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         again = bearoff.one_sided_table()
@@ -408,14 +408,14 @@ def test_progress_is_reported_until_the_table_is_complete():
     assert all(a[0] < b[0] for a, b in itertools.pairwise(calls))
 
 
-def test_installed_two_sided_lookup_reads_the_same_numbers(two_sided):
-    bearoff.install_tables()
+def test_core_two_sided_lookup_reads_the_same_numbers(two_sided):
+    tables = bearoff.race_tables()
     position = Position.from_points({6: 2, 3: 1}, {5: 1, 1: 2})
     equities = two_sided.equities(position)
-    assert _bearoff.two_sided_lookup(position.to_bytes()) == (
+    assert tables.two_sided_lookup(position.to_bytes()) == (
         equities.win,
         equities.centred,
         equities.owned,
         equities.opponent_owns,
     )
-    assert _bearoff.two_sided_lookup(Position.from_points({7: 1}, {1: 1}).to_bytes()) is None
+    assert tables.two_sided_lookup(Position.from_points({7: 1}, {1: 1}).to_bytes()) is None

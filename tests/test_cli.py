@@ -455,7 +455,7 @@ def test_cube_command_rollout_reports_standard_errors_and_repeats_with_its_seed(
     [
         (["--plies", "4"], ["'--plies'"]),
         (["--rollout", "0"], ["'--rollout'"]),
-        (["--plies", "1", "--rollout", "72"], ["--rollout", "only one of"]),
+        (["--probabilities", "0.5,0,0,0,0", "--rollout", "72"], ["--rollout", "only one of"]),
         (["--plies", "1", "--probabilities", "0.5,0,0,0,0"], ["--plies", "only one of"]),
         (["--seed", "3"], ["--seed", "for --rollout"]),
     ],
@@ -704,6 +704,26 @@ def test_rollout_options_reach_the_settings():
     result = document["rollout"]["result"]
     assert result["cubeful_equity"] is not None and result["cubeful_unit"]
     assert result["trials"] <= 72  # the stop rule may end it early
+
+
+def test_rollout_plies_and_presets_reach_the_settings_and_change_the_games():
+    zero = run_json("rollout", OPENING_ID, "--trials", "4", "--seed", "3")["rollout"]
+    one = run_json("rollout", OPENING_ID, "--trials", "4", "--seed", "3", "--plies", "1")["rollout"]
+    assert (zero["settings"]["checker_plies"], one["settings"]["checker_plies"]) == (0, 1)
+    assert one["settings"]["cube_plies"] == 1
+    assert one["result"]["equity"] != zero["result"]["equity"]
+    strong = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong",
+                      "--truncate", "2")["rollout"]["settings"]
+    assert (strong["checker_plies"], strong["cube_plies"], strong["later_plies"]) == (2, 2, None)
+    plain = run_json("rollout", OPENING_ID, "--trials", "1", "--seed", "3", "--preset", "strong", "--plies", "0",
+                     "--truncate", "2")["rollout"]["settings"]
+    assert (plain["checker_plies"], plain["cube_plies"]) == (0, 0)
+
+
+def test_cube_command_rollout_plays_at_the_plies_given():
+    zero = run_json("cube", OPENING_ID, "--rollout", "4", "--seed", "5")["cube"]
+    one = run_json("cube", OPENING_ID, "--rollout", "4", "--seed", "5", "--plies", "1")["cube"]
+    assert one["trials"] == 4 and one["no_double"] != zero["no_double"]
 
 
 def test_analyze_with_rollout_adds_the_rollout_to_the_report():

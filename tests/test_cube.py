@@ -1,9 +1,11 @@
 """Money cube decisions (Janowski) and the cube_decision API."""
 
 import pytest
+from conftest import random_bearoff_positions
 
 from bgengine import (
     CubeAction,
+    CubeOwner,
     EquityUnit,
     InvalidCubeSettingsError,
     InvalidPositionError,
@@ -12,6 +14,7 @@ from bgengine import (
     MissingEvaluatorError,
     Position,
     cube_decision,
+    parse_xgid,
 )
 from bgengine.cube.janowski import cash_point, live_cash_point, live_take_point, take_point
 
@@ -258,8 +261,8 @@ def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
     evaluator = RandomEvaluator(seed=5)
     position = Position.initial()
     match = MatchState(match_length=7, score=(2, 4))
-    one_ply = evaluate(position, 1, evaluator=evaluator).probabilities
-    zero_ply = evaluate(position, 0, evaluator=evaluator).probabilities
+    one_ply = evaluate(position, plies=1, evaluator=evaluator).probabilities
+    zero_ply = evaluate(position, plies=0, evaluator=evaluator).probabilities
     assert one_ply != pytest.approx(zero_ply)  # the depth matters here, so the test can fail
     for state in (MatchState(), match):
         decision = cube_decision(position, state, plies=1, evaluator=evaluator)
@@ -276,7 +279,7 @@ def test_two_ply_races_use_the_lookahead_too():
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     decision = cube_decision(race_80, plies=2)
-    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, 2).probabilities)
+    assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, plies=2).probabilities)
     assert "2-ply cubeless probabilities" in str(decision)
 
 
@@ -367,3 +370,29 @@ def test_cube_decision_fails_when_dice_are_already_rolled():
 
     with pytest.raises(InvalidMatchStateError, match="before rolling, but dice 31 are already rolled"):
         cube_decision(probabilities=[0.7, 0.2, 0.0, 0.05, 0.0], match=MatchState(dice=(3, 1)))
+
+
+def test_last_roll_no_double_is_the_roll_not_the_cube_value():
+    """6-point checker against one on the ace point: 27/36 wins. No double +0.5, D/T +1.0,
+    exactly as GNU Backgammon has them (the table's own value already includes the double)."""
+    position, match = parse_xgid("XGID=------A-----------------a-:0:0:1:00:0:0:1:0:10")
+    decision = cube_decision(position, match)
+    assert decision.no_double == pytest.approx(0.5)
+    assert decision.double_take == pytest.approx(1.0) and decision.double_pass == 1.0
+    assert str(decision.action) == "Double / take"
+
+
+@pytest.mark.parametrize("owner", [CubeOwner.CENTRED, CubeOwner.PLAYER])
+def test_exact_no_double_one_roll_deeper_agrees_with_the_tables_optimal_cube_play(owner):
+    """The table's value with access to the cube is max(No double, min(Double/Take, Double/Pass))."""
+    from bgengine.cube.bearoff_exact import exact_money_doubling_functions
+    from bgengine.evaluation import bearoff
+
+    table = bearoff.two_sided_table()
+    match = MatchState() if owner is CubeOwner.CENTRED else MatchState(cube_value=2, cube_owner=0)
+    for position in random_bearoff_positions(60, seed=20261201):
+        functions = exact_money_doubling_functions(position, match, owner)
+        assert functions is not None and functions.exact
+        best = max(functions.no_double(0.5), min(functions.double_take(0.5), functions.double_pass))
+        expected = table.equities(position).centred if owner is CubeOwner.CENTRED else table.equities(position).owned
+        assert best == pytest.approx(expected, abs=1e-12)

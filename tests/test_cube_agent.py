@@ -74,7 +74,7 @@ def test_no_double_in_the_crawford_game():
 def test_a_game_from_a_won_bearoff_ends_with_double_and_pass():
     game = Game(MatchState(), SURE_WIN)
     agents = (CubeAdvisedAgent(HeuristicAgent()), CubeAdvisedAgent(HeuristicAgent()))
-    finish_game(game, agents, dice=None)  # no dice are rolled: the cube ends the game
+    finish_game(game, agents, dice_source=None)  # no dice are rolled: the cube ends the game
     assert [type(action) for action in game.actions] == [Double, Pass]
     assert game.outcome.winner == 0 and game.outcome.points == 1
 

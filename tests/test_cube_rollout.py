@@ -20,9 +20,9 @@ def test_rollout_agrees_with_the_exact_bearoff_table_within_its_errors(position)
     assert "exact" in exact.note and rolled.trials == 432
     assert rolled.action is exact.action
     assert rolled.double_pass == 1.0
-    assert abs(rolled.double_take - exact.double_take) < 4 * rolled.double_take_se
+    assert abs(rolled.double_take - exact.double_take) < 4 * rolled.double_take_standard_error
     if exact.action is CubeAction.NO_DOUBLE_TAKE:  # the table's centred value is No double here
-        assert abs(rolled.no_double - exact.no_double) < 4 * rolled.no_double_se
+        assert abs(rolled.no_double - exact.no_double) < 4 * rolled.no_double_standard_error
 
 
 def test_rollout_decision_is_reproducible_with_a_seed_and_records_it():
@@ -38,7 +38,7 @@ def test_rollout_decision_is_reproducible_with_a_seed_and_records_it():
 def test_rollout_errors_are_reported_and_shown():
     decision = cube_decision(RACE, rollout=RolloutSettings(trials=144, seed=1))
     assert decision.unit is EquityUnit.MONEY and decision.trials == 144
-    assert 0 < decision.no_double_se < 0.2 and 0 < decision.double_take_se < 0.4
+    assert 0 < decision.no_double_standard_error < 0.2 and 0 < decision.double_take_standard_error < 0.4
     assert decision.take_point is None and decision.errors is not None
     text = str(decision)
     assert "cubeful rollout, 144 trials per line" in text and "±" in text
@@ -52,7 +52,7 @@ def test_double_take_line_is_the_position_rolled_out_with_the_cube_on_the_taker_
     taker_owns = rollout(RACE, MatchState(cube_value=2, cube_owner=1), settings=settings, referee=cube_referee())
     centred = rollout(RACE, MatchState(), settings=settings, referee=cube_referee())
     assert decision.double_take == pytest.approx(2 * taker_owns.cubeful_equity)
-    assert decision.double_take_se == pytest.approx(2 * taker_owns.cubeful_standard_error)
+    assert decision.double_take_standard_error == pytest.approx(2 * taker_owns.cubeful_standard_error)
     assert decision.no_double == pytest.approx(centred.cubeful_equity)
 
 
@@ -65,7 +65,7 @@ def test_match_rollout_is_in_match_winning_chances_and_converts_to_emg():
     assert 0.0 < decision.no_double < 1.0 and 0.0 < decision.double_take < 1.0
     emg = decision.to_emg()
     assert emg.double_pass == pytest.approx(1.0)
-    assert emg.no_double_se == pytest.approx(decision.no_double_se * 2 / (match_span(decision)))
+    assert emg.no_double_standard_error == pytest.approx(decision.no_double_standard_error * 2 / (match_span(decision)))
 
 
 def match_span(decision):
@@ -77,13 +77,13 @@ def test_no_double_allowed_rolls_out_only_no_double():
     crawford = MatchState(match_length=5, score=(4, 2), crawford=True)
     decision = cube_decision(RACE, crawford, rollout=RolloutSettings(trials=72, seed=1))
     assert decision.action is CubeAction.NO_CUBE_ACTION and decision.double_take is None
-    assert decision.no_double_se is not None and "Crawford" in decision.note
+    assert decision.no_double_standard_error is not None and "Crawford" in decision.note
 
 
 def test_beavers_double_the_take_line():
     decision = cube_decision(RACE, MatchState(beavers=True), rollout=RolloutSettings(trials=72, seed=1))
     assert decision.double_beaver == pytest.approx(2 * decision.double_take)
-    assert decision.double_beaver_se == pytest.approx(2 * decision.double_take_se)
+    assert decision.double_beaver_standard_error == pytest.approx(2 * decision.double_take_standard_error)
 
 
 def test_a_table_position_with_tables_on_is_exact_not_rolled_out():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bgengine.dice import DiceSource, FixedDice, RandomDice
+from bgengine.dice import DiceSource, FixedDice, RandomDice, checked_roll
 from bgengine.errors import DiceError
 
 
@@ -69,3 +69,34 @@ def test_random_dice_with_a_negative_or_non_integer_seed_raise_a_typed_error():
         RandomAgent(seed=-3)
     with pytest.raises(InvalidSettingsError, match="take_probability must be a number between 0 and 1"):
         RandomAgent(seed=1, take_probability="x")
+
+
+@pytest.mark.parametrize("dice", [(3, 1), "31", "3-1", " 3 1 ", [3, 1], (np.int8(3), np.int64(1))])
+def test_checked_roll_accepts_pairs_and_text_in_the_order_given(dice):
+    assert checked_roll(dice) == (3, 1)
+    assert all(type(face) is int for face in checked_roll(dice))
+
+
+@pytest.mark.parametrize("dice", [(0, 1), (7, 2), (1,), (1, 2, 3), ("a", 1), (True, 2), (1.0, 2), 31, "71", "xy", "311", None])
+def test_checked_roll_refuses_everything_else_with_one_error_type(dice):
+    with pytest.raises(DiceError, match=r"the roll must be two dice, each a whole number 1\.\.6"):
+        checked_roll(dice, "the roll")
+
+
+def test_every_place_that_takes_dice_raises_dice_error():
+    from bgengine import MatchState, Position
+    from bgengine.formats.user_input import parse_dice
+    from bgengine.formats.svg import board
+    from bgengine.game.actions import Roll
+    from bgengine.game.record import Game
+
+    game = Game()
+    for check in (
+        lambda: Position.initial().legal_moves((7, 1)),
+        lambda: MatchState(dice=(0, 3)),
+        lambda: parse_dice("71"),
+        lambda: board(Position.initial(), dice=(3, 9)),
+        lambda: game.push(Roll((7, 1))),
+    ):
+        with pytest.raises(DiceError):
+            check()

@@ -14,11 +14,11 @@ from bgengine.evaluation.evaluator import (
     best_move,
     default_evaluator,
     evaluate,
-    flip_probabilities,
-    money_equity,
     rank_moves,
 )
+from bgengine.errors import InvalidPositionError
 from bgengine.position import GameResult
+from bgengine.probabilities import equity, flipped
 
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
 CONSTANT = [0.6, 0.2, 0.05, 0.1, 0.01]
@@ -28,7 +28,7 @@ def exact(position: Position) -> np.ndarray:
     """The 5-vector of a finished game from Position.winner_and_result."""
     winner, result = position.winner_and_result()
     won = np.array([1, result >= GameResult.GAMMON, result >= GameResult.BACKGAMMON, 0, 0], dtype=float)
-    return won if winner == 0 else flip_probabilities(won).astype(float)
+    return won if winner == 0 else flipped(won).astype(float)
 
 
 def reference_one_ply(position: Position, evaluator) -> np.ndarray:
@@ -40,8 +40,8 @@ def reference_one_ply(position: Position, evaluator) -> np.ndarray:
             exact(child) if child.is_game_over() else evaluator.evaluate(child)
             for child in (moves.position_after(i) for i in range(len(moves)))
         ]
-        best = min(values, key=money_equity)
-        total += (1 if d1 == d2 else 2) * flip_probabilities(np.asarray(best))
+        best = min(values, key=equity)
+        total += (1 if d1 == d2 else 2) * flipped(np.asarray(best))
     return total / 36
 
 
@@ -55,34 +55,34 @@ def test_one_ply_equals_a_plain_average_over_the_21_rolls():
         Position.from_points({13: 13, 3: 1}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 23: 5}, bar=1),
     ]
     for position in positions:
-        got = evaluate(position, 1, evaluator=evaluator).probabilities
+        got = evaluate(position, plies=1, evaluator=evaluator).probabilities
         np.testing.assert_allclose(got, reference_one_ply(position, evaluator), atol=1e-6)
 
 
 def test_constant_evaluator_flips_at_odd_plies_and_returns_at_even():
     evaluator = FakeEvaluator({}, default=CONSTANT)
     p = Position.initial()
-    np.testing.assert_allclose(evaluate(p, 0, evaluator=evaluator).probabilities, CONSTANT, atol=1e-6)
-    np.testing.assert_allclose(evaluate(p, 1, evaluator=evaluator).probabilities, flip_probabilities(CONSTANT), atol=1e-6)
-    np.testing.assert_allclose(evaluate(p, 2, evaluator=evaluator).probabilities, CONSTANT, atol=1e-6)
+    np.testing.assert_allclose(evaluate(p, plies=0, evaluator=evaluator).probabilities, CONSTANT, atol=1e-6)
+    np.testing.assert_allclose(evaluate(p, plies=1, evaluator=evaluator).probabilities, flipped(CONSTANT), atol=1e-6)
+    np.testing.assert_allclose(evaluate(p, plies=2, evaluator=evaluator).probabilities, CONSTANT, atol=1e-6)
 
 
 def test_finished_game_is_exact_at_every_depth_without_asking_the_evaluator():
     never = FakeEvaluator({})  # raises KeyError if asked anything
     gammon_won = Position.from_points({}, {6: 15})
     for plies in range(4):
-        assert evaluate(gammon_won, plies, evaluator=never).probabilities == (1, 1, 0, 0, 0)
+        assert evaluate(gammon_won, plies=plies, evaluator=never).probabilities.as_tuple() == (1, 1, 0, 0, 0)
 
 
 def test_last_checker_borne_off_by_every_roll_wins_a_gammon_at_one_ply():
     never = FakeEvaluator({})
     p = Position.from_points({1: 1}, {6: 15})
-    assert evaluate(p, 1, evaluator=never).probabilities == pytest.approx((1, 1, 0, 0, 0))
+    assert evaluate(p, plies=1, evaluator=never).probabilities == pytest.approx((1, 1, 0, 0, 0))
 
 
 def test_evaluator_errors_propagate_through_lookahead():
     with pytest.raises(KeyError, match="FakeEvaluator"):
-        evaluate(Position.initial(), 1, evaluator=FakeEvaluator({}))
+        evaluate(Position.initial(), plies=1, evaluator=FakeEvaluator({}))
 
 
 def test_rank_moves_lists_every_legal_move_best_first():
@@ -106,7 +106,7 @@ def test_rank_moves_prefers_the_move_that_is_worst_for_the_opponent():
 
 def test_rank_moves_searches_candidates_deeper_and_lists_them_first():
     p = Position.initial()
-    ranked = rank_moves(p, (4, 2), 1, evaluator=RandomEvaluator(2), candidates=MoveFilter(keep=3, margin=10))
+    ranked = rank_moves(p, (4, 2), plies=1, evaluator=RandomEvaluator(2), candidates=MoveFilter(keep=3, margin=10))
     assert [m.plies for m in ranked[:3]] == [1, 1, 1]
     assert all(m.plies == 0 for m in ranked[3:])
     deep = [m.equity for m in ranked[:3]]
@@ -117,9 +117,9 @@ def test_bad_arguments_raise_clear_errors():
     p = Position.initial()
     for plies in (-1, 4, True, 1.5):
         with pytest.raises(ValueError, match="plies"):
-            evaluate(p, plies, evaluator=RandomEvaluator())
-    with pytest.raises(TypeError):
-        evaluate(np.asarray(p), 0)  # type: ignore[arg-type]
+            evaluate(p, plies=plies, evaluator=RandomEvaluator())
+    with pytest.raises(InvalidPositionError, match="must be a Position, got ndarray"):
+        evaluate(np.asarray(p))  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         MoveFilter(keep=0)
     with pytest.raises(ValueError):
@@ -150,7 +150,7 @@ def test_network_evaluator_without_race_tables_uses_the_network():
 def test_shipped_network_gives_consistent_probabilities_at_every_depth():
     p = Position.initial()
     for plies in range(3):
-        win, wg, wbg, lg, lbg = evaluate(p, plies).probabilities
+        win, wg, wbg, lg, lbg = evaluate(p, plies=plies).probabilities
         assert 0.35 < win < 0.65
         assert 0 <= wbg <= wg <= win and 0 <= lbg <= lg <= 1 - win + 1e-6
 
@@ -170,7 +170,7 @@ def test_rank_moves_ranks_the_winning_bear_off_first_with_certainty():
     p = Position.from_points({1: 1, 2: 1}, {20: 15})
     best = best_move(p, (2, 1), evaluator=RandomEvaluator(3))
     assert best.position.is_game_over()
-    assert best.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)  # opponent still in our home: backgammon
+    assert best.probabilities.as_tuple() == (1.0, 1.0, 1.0, 0.0, 0.0)  # opponent still in our home: backgammon
     assert best.equity == 3.0
 
 
@@ -185,8 +185,8 @@ def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
     in_c = NetworkEvaluator(network, race_tables=False)
     for plies in (1, 2):
         np.testing.assert_array_equal(
-            evaluate(p, plies, evaluator=in_c).probabilities,
-            evaluate(p, plies, evaluator=NetworkThroughPython()).probabilities,
+            evaluate(p, plies=plies, evaluator=in_c).probabilities,
+            evaluate(p, plies=plies, evaluator=NetworkThroughPython()).probabilities,
         )
 
 

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 
 from bgengine import (
+    DiceError,
     InvalidMatchStateError,
     InvalidNotationError,
     InvalidPositionError,
@@ -139,7 +140,7 @@ def test_match_id_fails_half_rolled_dice():
 
     key = 0b11 << 4 | 1 << 8 | 3 << 15  # centred cube, playing, die 1 = 3, die 2 = 0
     text = base64.b64encode(key.to_bytes(9, "little")).decode()
-    with pytest.raises(InvalidMatchStateError, match="not a roll"):
+    with pytest.raises(DiceError, match="not a roll"):
         decode_match_id(text)
 
 

@@ -1,9 +1,11 @@
 """The package's layers import only downward, so the area of a feature can be read from its path.
 
-Layer order (higher may import lower): cli > agents > cube > rollouts > evaluation, formats
-> game > the core types at the top level (position, move, match_state, ...) > bgcore. The one
-allowed upward edge is the notation facade: ``Position``/``Game`` methods that parse and
-format notation (``Position.from_xgid``, ``_repr_svg_``) import ``formats`` lazily.
+Layer order (higher may import lower): service > cli > agents, analysis, training > cube >
+rollouts > evaluation, formats > game > the core types at the top level (position, move,
+match_state, ...) > bgcore. ``from bgengine import name`` imports the whole package, so it
+counts as the top layer (only ``__version__`` is exempt). The one allowed upward edge is
+the notation facade: ``Position``/``Game`` methods that parse and format notation
+(``Position.from_xgid``, ``_repr_svg_``) import ``formats`` lazily.
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ LAYERS = {
     "rollouts": 3,
     "cube": 4,
     "agents": 5,
+    "analysis": 5,
+    "training": 5,
     "cli": 6,
-    "package": 7,  # bgengine/__init__.py and __main__.py re-export everything
+    "service": 7,
+    "package": 8,  # bgengine/__init__.py and __main__.py re-export everything
 }
 #: (importing area, imported area) pairs allowed upward: the notation facade.
 FACADE = {("core", "formats"), ("game", "formats")}
@@ -51,6 +56,14 @@ def area_of_file(path: Path) -> str:
     return relative.parts[0]
 
 
+def _package_member(name: str) -> str:
+    """``bgengine.name`` for a submodule; ``bgengine`` (the whole package, the top layer) for
+    anything else, since ``from bgengine import rollout`` imports every area first."""
+    if (PACKAGE / f"{name}.py").exists() or (PACKAGE / name / "__init__.py").exists() or name == "__version__":
+        return f"bgengine.{name}"
+    return "bgengine"
+
+
 def imported_modules(path: Path) -> list[tuple[int, str]]:
     """(line, module) for every import in the file, lazy ones inside functions included."""
     tree = ast.parse(path.read_text(), filename=str(path))
@@ -59,10 +72,10 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 raise AssertionError(f"{path}:{node.lineno}: relative import; use the absolute path")
-            if node.module and node.module.split(".")[0] == "bgengine":
+            if node.module == "bgengine":  # a submodule, or a name of the package's public API
+                found.extend((node.lineno, _package_member(alias.name)) for alias in node.names)
+            elif node.module and node.module.split(".")[0] == "bgengine":
                 found.append((node.lineno, node.module))
-                if node.module == "bgengine":
-                    found.extend((node.lineno, f"bgengine.{alias.name}") for alias in node.names)
         elif isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names if alias.name.startswith("bgengine"))
     return found
@@ -77,7 +90,7 @@ def test_modules_import_only_their_own_layer_or_below(path):
     upward = []
     for line, module in imported_modules(path):
         there = area_of_module(module)
-        if module == "bgengine" or there in ("bgcore", here) or (here, there) in FACADE:
+        if there in ("bgcore", here) or (here, there) in FACADE or module == "bgengine.__version__":
             continue
         if LAYERS[there] >= LAYERS[here]:
             upward.append(f"line {line}: {module} ({there} is not below {here})")

@@ -2,13 +2,13 @@
 
 import pytest
 
-from bgengine import InvalidMatchStateError, MatchState
+from bgengine import CubeOwner, DiceError, GameResult, InvalidMatchStateError, MatchState
 
 
 def test_money_by_default():
     match = MatchState()
     assert match.is_money and match.away_scores == (0, 0)
-    assert match.cube_available_to(0) and match.cube_available_to(1)
+    assert match.may_double(0) and match.may_double(1)
 
 
 def test_away_scores():
@@ -18,21 +18,21 @@ def test_away_scores():
 def test_crawford_game_has_no_cube():
     match = MatchState(match_length=5, score=(4, 2), crawford=True)
     assert match.is_crawford_game and not match.is_post_crawford
-    assert not match.cube_available_to(0) and not match.cube_available_to(1)
+    assert not match.may_double(0) and not match.may_double(1)
 
 
 def test_post_crawford_game_has_the_cube_back():
     match = MatchState(match_length=5, score=(4, 2))
-    assert match.is_post_crawford and match.cube_available_to(1)
+    assert match.is_post_crawford and match.may_double(1)
 
 
 def test_owned_cube_is_available_only_to_its_owner():
     match = MatchState(cube_value=4, cube_owner=1)
-    assert match.cube_available_to(1) and not match.cube_available_to(0)
+    assert match.may_double(1) and not match.may_double(0)
 
 
 def test_no_double_past_the_maximum_cube():
-    assert not MatchState(cube_value=64, cube_owner=0).cube_available_to(0)
+    assert not MatchState(cube_value=64, cube_owner=0).may_double(0)
 
 
 def test_with_changes_checks_again():
@@ -101,7 +101,7 @@ def test_fails_jacoby_in_a_match():
 
 
 def test_fails_bad_dice():
-    with pytest.raises(InvalidMatchStateError, match="each die shows 1..6"):
+    with pytest.raises(DiceError, match="MatchState.dice must be two dice, each a whole number 1..6"):
         MatchState(dice=(0, 7))
 
 
@@ -138,3 +138,69 @@ def test_values_of_the_wrong_kind_are_refused_when_the_state_is_made(changes, wo
     """They used to pass here and fail later elsewhere (issue 16)."""
     with pytest.raises(InvalidMatchStateError, match=words):
         MatchState(**changes)
+
+
+# ----- the cube rules, asked of the match state -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("state", "player", "reason"),
+    [
+        (MatchState(), 0, ""),
+        (MatchState(cube_value=2, cube_owner=1, on_roll=1), None, ""),
+        (MatchState(cube_value=2, cube_owner=1, on_roll=0), None, "the opponent owns the cube"),
+        (MatchState(cube_value=2, cube_owner=1, on_roll=0), 1, ""),
+        (MatchState(match_length=5, score=(4, 2), crawford=True), None, "Crawford game: the cube is out of play"),
+        (MatchState(cube_value=64, cube_owner=0), 0, "the cube is at its maximum (64)"),
+        (MatchState(cube_value=512, cube_owner=0, max_cube=1024), 0, ""),
+    ],
+)
+def test_why_no_double_and_may_double_give_one_answer(state, player, reason):
+    assert state.why_no_double(player) == reason
+    assert state.may_double(player) is (reason == "")
+
+
+@pytest.mark.parametrize(
+    ("state", "may"),
+    [
+        (MatchState(beavers=True), True),  # cube 1 -> 2, beavered to 4: room
+        (MatchState(beavers=True, cube_value=16, cube_owner=0), True),  # 16 x 4 = 64
+        (MatchState(beavers=True, cube_value=32, cube_owner=0), False),  # 128 is over the cap
+        (MatchState(), False),  # beavers off
+        (MatchState(match_length=5), False),  # matches never beaver
+    ],
+)
+def test_may_beaver_needs_money_with_beavers_and_room_on_the_cube(state, may):
+    assert state.may_beaver() is may
+
+
+def test_relative_cube_owner_and_absolute_are_inverse():
+    state = MatchState(cube_value=2, cube_owner=1, on_roll=0)
+    assert state.relative_cube_owner() is CubeOwner.OPPONENT
+    assert state.relative_cube_owner(1) is CubeOwner.PLAYER
+    assert MatchState().relative_cube_owner() is CubeOwner.CENTRED
+    for owner in CubeOwner:
+        for player in (0, 1):
+            absolute = owner.absolute(player)
+            if absolute is not None:
+                again = MatchState(cube_value=2, cube_owner=absolute, on_roll=player)
+                assert again.relative_cube_owner() is owner
+
+
+@pytest.mark.parametrize(
+    ("state", "result", "cube", "centred", "points"),
+    [
+        (MatchState(), GameResult.GAMMON, None, None, 2),
+        (MatchState(cube_value=4, cube_owner=0), GameResult.BACKGAMMON, None, None, 12),
+        (MatchState(jacoby=True), GameResult.BACKGAMMON, None, None, 1),  # Jacoby: centred gammons are single
+        (MatchState(jacoby=True, cube_value=2, cube_owner=1), GameResult.GAMMON, None, None, 4),
+        (MatchState(jacoby=True), GameResult.GAMMON, 2, False, 4),  # a turned cube in a rollout game
+        (MatchState(match_length=5), GameResult.GAMMON, None, None, 2),
+    ],
+)
+def test_game_points_apply_the_cube_and_the_jacoby_rule(state, result, cube, centred, points):
+    assert state.game_points(result, cube, centred=centred) == points
+
+
+def test_dice_given_as_text_are_kept_as_a_pair():
+    assert MatchState(dice="52").dice == (5, 2)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from bgengine.game.actions import Accept, Double, Pass, Play, Resign, Roll, Take
 from bgengine.agents.base import HeuristicAgent, RandomAgent
@@ -16,22 +15,9 @@ from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
 from bgengine.position import GameResult
 from bgengine.agents.play import play_match
 
+from match_records import random_match, same_match
+
 DATA = Path(__file__).parent / "data"
-
-
-def random_match(seed: int, length: int = 7) -> Match:
-    seeds = np.random.SeedSequence(seed).spawn(2)
-    agents = [RandomAgent(s, double_probability=0.2, take_probability=0.7) for s in seeds]
-    return play_match(agents[0], agents[1], length, seed=seed, names=("Alice Liddell", "Bob"))
-
-
-def same_match(first: Match, second: Match) -> bool:
-    return (
-        first.length == second.length
-        and first.score == second.score
-        and [game.actions for game in first.games] == [game.actions for game in second.games]
-        and [game.outcome for game in first.games] == [game.outcome for game in second.games]
-    )
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -5,7 +5,7 @@ import pytest
 
 from bgcore import _nn
 from bgengine import Position
-from bgengine.agents.play import random_play_positions
+from conftest import random_play_positions
 
 MOVER, OPPONENT = 0, 105  # first unit of each side's block
 CONTACT_FLAG = 210

@@ -18,7 +18,7 @@ from bgengine.cli.play_terminal import play_in_terminal
 def run(agent, lines: list[str], throws: list[tuple[int, int]], **options):
     dice = FixedDice(throws)
     output = io.StringIO()
-    record = play_in_terminal(agent, dice=dice, input=io.StringIO("".join(f"{line}\n" for line in lines)),
+    record = play_in_terminal(agent, dice_source=dice, input=io.StringIO("".join(f"{line}\n" for line in lines)),
                               output=output, **options)
     dice.check_all_used()
     return record, output.getvalue()

@@ -222,3 +222,20 @@ def test_from_bytes_fails_slot_beyond_fifteen():
 def test_from_bytes_fails_wrong_length():
     with pytest.raises(InvalidPositionError, match="26 slots, got 3 bytes"):
         Position(b"abc")
+
+
+def test_every_function_taking_a_position_refuses_anything_else_with_one_error():
+    import bgengine
+    from bgengine.evaluation import race
+
+    board = bgengine.Position.initial().gnubg_id()  # a string is not a Position
+    for check in (
+        lambda: bgengine.evaluate(board),
+        lambda: bgengine.rank_moves(board, (3, 1)),
+        lambda: bgengine.best_move(board, (3, 1)),
+        lambda: bgengine.cube_decision(board),
+        lambda: bgengine.rollout(board),
+        lambda: race.evaluate(board),
+    ):
+        with pytest.raises(InvalidPositionError, match="position must be a Position, got str"):
+            check()

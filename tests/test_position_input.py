@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgengine import InvalidMatchStateError, InvalidNotationError, InvalidPositionError, MatchState, Position
+from bgengine import DiceError, InvalidMatchStateError, InvalidNotationError, InvalidPositionError, MatchState, Position
 from bgengine.formats.user_input import parse_dice, parse_score, read_position, with_match_options
 
 EXAMPLE_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
@@ -49,7 +49,7 @@ def test_parse_dice_accepts_common_spellings_in_the_order_given(text, dice):
 
 @pytest.mark.parametrize("text", ["", "3", "07", "71", "311", "a1", "3--1"])
 def test_parse_dice_rejects_anything_but_two_dice(text):
-    with pytest.raises(InvalidNotationError, match="two numbers 1..6"):
+    with pytest.raises(DiceError, match="two dice, each a whole number 1..6"):
         parse_dice(text)
 
 

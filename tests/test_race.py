@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgcore import _bearoff
+from bgcore import _bearoff_index
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
+from conftest import random_race
 from bgengine.evaluation import bearoff, race
 from bgengine.errors import InvalidPositionError, NotARaceError
 from bgengine.position import Position
@@ -114,7 +115,7 @@ def test_impossible_boards_are_refused():
         race.RaceEvaluator().evaluate_batch(np.zeros((2, 25), dtype=np.int8))
     with pytest.raises(InvalidPositionError, match="integers"):
         race.RaceEvaluator().evaluate_batch(np.zeros((2, 26)))
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidPositionError, match="must be a Position"):
         race.evaluate(np.zeros(26))
 
 
@@ -132,7 +133,7 @@ def rollout_wins(home, mover, opponent, games: int, seed: int) -> np.ndarray:
         while True:
             dice = rng.integers(1, 7, size=2)
             counts = home.counts(sides[turn])
-            children = _bearoff.bearoff_children(counts, int(dice[0]), int(dice[1]))
+            children = _bearoff_index.bearoff_children(counts, int(dice[0]), int(dice[1]))
             sides[turn] = min(children, key=lambda r: home.expected[r])
             if sides[turn] == 0:
                 wins[game] = turn == 0
@@ -200,19 +201,6 @@ def test_race_counts_refuse_contact():
         race.race_counts(Position.initial())
 
 
-# ----- helpers ------------------------------------------------------------------------------
-
-
-def random_race(rng, highest: int = 12, checkers: tuple[int, int] = (1, 15)) -> Position:
-    """A random non-contact position: each side on its own points 1..highest (<= 12)."""
-    sides = []
-    for _ in range(2):
-        n = int(rng.integers(checkers[0], checkers[1] + 1))
-        points = rng.integers(1, highest + 1, size=n)
-        sides.append({int(p): int((points == p).sum()) for p in np.unique(points)})
-    return P(sides[0], sides[1])
-
-
 def test_race_evaluator_plugs_into_cube_decisions():
     from bgengine import cube_decision
 
@@ -246,22 +234,22 @@ def test_an_empty_batch_gives_an_empty_result():
 
 
 def test_core_entry_points_refuse_impossible_boards():
-    bearoff.install_tables()
+    tables = bearoff.race_tables()
     too_many = np.zeros(26, dtype=np.int8)
     too_many[3], too_many[20] = 16, -1
     wrong_bar = np.zeros(26, dtype=np.int8)
     wrong_bar[0], wrong_bar[20] = 1, -1
     for board in (too_many, wrong_bar):
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.race_probabilities_of(board.tobytes())
+            tables.race_probabilities_of(board.tobytes())
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.race_probabilities_batch(board[None, :], np.empty((1, 5), dtype=np.float32))
+            tables.race_probabilities_batch(board[None, :], np.empty((1, 5), dtype=np.float32))
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.expected_rolls_batch(board[None, :], True)
+            tables.expected_rolls_batch(board[None, :], True)
         with pytest.raises(ValueError, match="board 0"):
-            _bearoff.two_sided_lookup(board.tobytes())
+            tables.two_sided_lookup(board.tobytes())
     with pytest.raises(ValueError, match="26 slots"):
-        _bearoff.race_probabilities_of(b"\x00" * 25)
+        tables.race_probabilities_of(b"\x00" * 25)
 
 
 def test_batch_names_the_impossible_board():

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from bgcore._policy import OneRollFinishOracle, PipCountEvaluator
-from bgengine import MatchState, Position
+from bgcore._testing import OneRollFinishOracle, PipCountEvaluator
+from bgengine import DiceError, EquityUnit, MatchState, Position
 from bgengine.cube.referee import CubeReferee, cube_referee
 from bgengine.rollouts.blocks import (
     BlockPlan,
@@ -255,7 +255,7 @@ def test_gammons_and_backgammons_are_scored_by_the_rules():
     # checker on the bar: a sure backgammon.
     position = Position.from_points({2: 1}, {6: 5, 5: 5, 4: 4}, opponent_bar=1)
     result = rollout(position, settings=RolloutSettings(trials=36, seed=1, bearoff_tables=False), evaluator=PIP_COUNT)
-    assert result.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)
+    assert result.probabilities.as_tuple() == (1.0, 1.0, 1.0, 0.0, 0.0)
     assert result.equity == 3.0
 
 
@@ -367,7 +367,7 @@ def test_match_cubeful_value_is_a_match_winning_chance():
     match = MatchState(match_length=7, score=(2, 4))
     result = rollout(CONTACT, match=match, settings=FAST, evaluator=PIP_COUNT, referee=cube_referee())
     assert 0.0 <= result.cubeful_equity <= 1.0
-    assert result.cubeful_unit == "match winning chance"
+    assert result.cubeful_unit is EquityUnit.MWC
 
 
 def test_cubeful_with_a_sure_win_cashes_or_wins_the_game():
@@ -480,7 +480,7 @@ def test_invalid_settings_raise_a_clear_typed_error(changes, message):
 def test_invalid_rollout_arguments_raise_clear_typed_errors():
     with pytest.raises(InvalidSettingsError, match="C-level evaluator"):
         rollout(CONTACT, settings=FAST, evaluator=object())
-    with pytest.raises(InvalidMatchStateError, match="dice"):
+    with pytest.raises(DiceError, match="the first roll must be two dice"):
         rollout(CONTACT, dice=(7, 1), settings=FAST, evaluator=PIP_COUNT)
     with pytest.raises(IllegalMoveError, match="double"):
         rollout(CONTACT, dice=(3, 3), settings=FAST, evaluator=PIP_COUNT, opening=True)
@@ -517,3 +517,167 @@ def test_block_plan_makes_each_block_on_demand_and_covers_every_trial():
     assert [task.trials for task in short] == [1000, 1000, 500]
     with pytest.raises(IndexError):
         short[3]
+
+
+# ----- lookahead play (checker play, cube decisions and truncation at n plies) ----------------
+
+from bgcore import _nply  # noqa: E402
+from bgengine.evaluation.evaluator import MoveFilter  # noqa: E402
+
+ONE_PLY = RolloutSettings(trials=12, seed=7, block_size=3, checker_plies=1, truncate_plies=6)
+TWO_PLY = dataclasses.replace(ONE_PLY, trials=4, block_size=1, checker_plies=2, truncate_plies=2)
+EVERY_CANDIDATE = MoveFilter(keep=64, margin=100.0)
+
+
+def equity5(v):
+    return 2 * v[0] - 1 + v[1] - v[3] + v[2] - v[4]
+
+
+def nply_value(evaluator, position, plies, move_filter=MoveFilter()):
+    return _nply.nply_evaluate(evaluator, np.frombuffer(position.to_bytes(), dtype=np.int8)[None, :], plies,
+                               move_filter.keep, move_filter.margin)[0]
+
+
+def best_after(evaluator, position, dice, plies):
+    """The position after the play of least equity for the next player, every play searched."""
+    legal = position.legal_moves(dice)
+    after = [legal.position_after(i) for i in range(len(legal))]
+    return min(after, key=lambda child: equity5(nply_value(evaluator, child, plies, EVERY_CANDIDATE)))
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_lookahead_play_chooses_the_move_of_the_n_ply_search_and_truncates_at_that_depth(plies):
+    # The first roll is given and the game stops at ply 1: the result is the n-ply value of
+    # the n-ply choice, from the root's view (0-ply play would choose and value otherwise).
+    evaluator = default_kernel_evaluator()
+    settings = RolloutSettings(trials=1, seed=1, truncate_plies=1, variance_reduction=False,
+                               checker_plies=plies, move_filter=EVERY_CANDIDATE)
+    result = rollout(CONTACT, dice=(6, 4), settings=settings, evaluator=evaluator)
+    chosen = best_after(evaluator, CONTACT, (6, 4), plies)
+    expected = -equity5(nply_value(evaluator, chosen, plies))
+    assert result.equity == pytest.approx(expected, abs=1e-5)
+    other = best_after(evaluator, CONTACT, (6, 4), 1 - plies)
+    assert chosen != other  # this roll is played differently at 0 and 1 ply, so the test can tell
+
+
+def test_later_plies_take_over_from_later_from():
+    # 0-ply play at ply 0, then from ply 1 on 1-ply: the truncation at ply 1 values at 1 ply.
+    evaluator = default_kernel_evaluator()
+    settings = RolloutSettings(trials=1, seed=1, truncate_plies=1, variance_reduction=False,
+                               later_plies=1, later_from=1, move_filter=EVERY_CANDIDATE)
+    result = rollout(CONTACT, dice=(6, 4), settings=settings, evaluator=evaluator)
+    chosen = best_after(evaluator, CONTACT, (6, 4), 0)
+    assert result.equity == pytest.approx(-equity5(nply_value(evaluator, chosen, 1)), abs=1e-5)
+
+
+class ProbabilityRecordingReferee(CubeReferee):
+    """A referee that remembers the 5-vectors it decides from."""
+
+    def __init__(self, match, seen):
+        super().__init__(match, root_may_double=True)
+        object.__setattr__(self, "seen", seen)
+
+    def decide(self, mover5, cube_value, owner_from_mover, mover_is_root):
+        self.seen.append(tuple(mover5))
+        return 0
+
+
+@pytest.mark.parametrize("cube_plies", [0, 1])
+def test_cube_decisions_see_the_probabilities_at_the_cube_depth(cube_plies):
+    # After a move the next player may double at once: the referee's first question is
+    # about the root position, with its cube_plies-deep 5-vector.
+    seen = []
+    evaluator = default_kernel_evaluator()
+    lookahead = RolloutSettings(cube_plies=cube_plies).lookahead
+    task = template(trials=2, quasi_random=False, truncate_plies=1, evaluator=evaluator,
+                    referee=ProbabilityRecordingReferee(MatchState(), seen), lookahead=lookahead)
+    play_block(task)
+    assert len(seen) == 2
+    np.testing.assert_allclose(seen[0], nply_value(evaluator, CONTACT, cube_plies), atol=1e-6)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 16])
+@pytest.mark.parametrize("settings", [ONE_PLY, TWO_PLY, dataclasses.replace(ONE_PLY, variance_reduction=False)])
+def test_lookahead_rollouts_are_the_same_whatever_the_number_of_threads(workers, settings):
+    reference = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT)
+    with cf.ThreadPoolExecutor(workers) as pool:
+        result = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT, executor=pool)
+    assert probabilities_of(result) == probabilities_of(reference)
+
+
+def test_lookahead_cubeful_rollouts_are_the_same_in_processes_as_in_threads():
+    settings = dataclasses.replace(ONE_PLY, cube_plies=2, later_plies=0, later_from=3)
+    reference = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT, referee=cube_referee())
+    with cf.ProcessPoolExecutor(2) as pool:
+        result = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT, referee=cube_referee(), executor=pool)
+    assert probabilities_of(result) == probabilities_of(reference)
+    assert result.cubeful_equity == reference.cubeful_equity
+
+
+@pytest.mark.slow
+def test_lookahead_rollouts_on_a_dask_local_cluster_give_the_local_answer():
+    distributed = pytest.importorskip("distributed")
+    reference = rollout(CONTACT, settings=ONE_PLY, evaluator=default_kernel_evaluator())
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            result = rollout(CONTACT, settings=ONE_PLY, evaluator=default_kernel_evaluator(),
+                             executor=client.get_executor())
+    assert probabilities_of(result) == probabilities_of(reference)
+
+
+def test_lookahead_play_changes_the_games():
+    zero = rollout(CONTACT, settings=dataclasses.replace(ONE_PLY, checker_plies=0), evaluator=default_kernel_evaluator())
+    one = rollout(CONTACT, settings=ONE_PLY, evaluator=default_kernel_evaluator())
+    assert zero.equity != one.equity
+
+
+def test_variance_reduction_with_lookahead_play_stays_unbiased():
+    # The luck is measured at 0-ply while the play is 1-ply: its average must still be zero.
+    plain = RolloutSettings(trials=648, seed=9, bearoff_tables=False, variance_reduction=False, checker_plies=1)
+    a = rollout(BEAROFF, settings=plain, evaluator=PIP_COUNT)
+    b = rollout(BEAROFF, settings=dataclasses.replace(plain, variance_reduction=True), evaluator=PIP_COUNT)
+    assert abs(a.equity - b.equity) < 4 * math.hypot(a.equity_standard_error, b.equity_standard_error)
+    assert b.equity_standard_error < a.equity_standard_error
+
+
+def test_zero_ply_settings_are_the_default_lookahead():
+    explicit = dataclasses.replace(FAST, checker_plies=0, cube_plies=0)
+    assert explicit.lookahead == FAST.lookahead
+    assert probabilities_of(rollout(CONTACT, settings=explicit, evaluator=PIP_COUNT)) == probabilities_of(
+        rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT))
+
+
+def test_rollout_moves_takes_the_lookahead_settings():
+    settings = dataclasses.replace(ONE_PLY, trials=4, block_size=2)
+    ranked = rollout_moves(CONTACT, (3, 1), moves=["8/5 6/5", "24/21 24/23"], settings=settings, evaluator=PIP_COUNT)
+    zero = rollout_moves(CONTACT, (3, 1), moves=["8/5 6/5", "24/21 24/23"],
+                         settings=dataclasses.replace(settings, checker_plies=0), evaluator=PIP_COUNT)
+    assert [r.settings.checker_plies for _, r in ranked] == [1, 1]
+    assert [r.equity for _, r in ranked] != [r.equity for _, r in zero]
+
+
+def test_presets_name_the_depths_and_take_overrides():
+    assert RolloutSettings.preset("fast").checker_plies == 0
+    assert RolloutSettings.preset("standard").lookahead.cube_plies == 1
+    strong = RolloutSettings.preset("strong", seed=3, trials=36)
+    assert (strong.checker_plies, strong.seed, strong.trials) == (2, 3, 36)
+    with pytest.raises(InvalidSettingsError, match="preset"):
+        RolloutSettings.preset("xg-roller")
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"checker_plies": 4}, "checker_plies"),
+        ({"checker_plies": -1}, "checker_plies"),
+        ({"checker_plies": None}, "checker_plies"),
+        ({"cube_plies": 1.0}, "cube_plies"),
+        ({"later_plies": 1}, "later_from"),
+        ({"later_plies": 1, "later_from": 0}, "later_from"),
+        ({"later_plies": 9, "later_from": 4}, "later_plies"),
+        ({"move_filter": (2, 0.04)}, "move_filter"),
+    ],
+)
+def test_invalid_lookahead_settings_raise_a_clear_typed_error(changes, message):
+    with pytest.raises(InvalidSettingsError, match=message):
+        RolloutSettings(**changes)

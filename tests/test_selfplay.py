@@ -41,13 +41,13 @@ def test_play_game_with_fixed_dice_uses_exactly_the_dice_given():
     reference = play_game(HeuristicAgent(), HeuristicAgent(), seed=11)
     throws = [action.dice for action in reference.actions if isinstance(action, Roll)]
     dice = FixedDice(throws)
-    replayed = play_game(HeuristicAgent(), HeuristicAgent(), dice=dice)
+    replayed = play_game(HeuristicAgent(), HeuristicAgent(), dice_source=dice)
     dice.check_all_used()
     assert replayed.actions == reference.actions
 
 
 def test_play_game_in_a_match_state_keeps_its_score():
-    game = play_game(HeuristicAgent(), RandomAgent(0), seed=5, state=MatchState(match_length=7, score=(3, 5)))
+    game = play_game(HeuristicAgent(), RandomAgent(0), seed=5, match=MatchState(match_length=7, score=(3, 5)))
     assert game.state.score == (3, 5) and game.outcome is not None
 
 

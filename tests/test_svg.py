@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bgengine import InvalidMatchStateError, InvalidNotationError, MatchState, Position, parse_xgid
+from bgengine import DiceError, InvalidMatchStateError, InvalidNotationError, InvalidPositionError, MatchState, Position, parse_xgid
 from bgengine.formats import svg
 from bgengine.cli.report import analyze
 
@@ -187,8 +187,8 @@ def test_size_sets_the_pixel_width_and_keeps_the_aspect():
         ({"size": 0}, InvalidNotationError),
         ({"size": True}, InvalidNotationError),
         ({"colors": {"checkers": "red"}}, InvalidNotationError),
-        ({"dice": (0, 3)}, InvalidNotationError),
-        ({"dice": (3, 1, 2)}, InvalidNotationError),
+        ({"dice": (0, 3)}, DiceError),
+        ({"dice": (3, 1, 2)}, DiceError),
         ({"cube": 3}, InvalidMatchStateError),
         ({"cube": (2, "me")}, InvalidMatchStateError),
         ({"cube": (1, "on_roll")}, InvalidMatchStateError),
@@ -326,5 +326,5 @@ def test_one_pip_is_singular():
 
 
 def test_board_refuses_what_is_not_a_position():
-    with pytest.raises(TypeError, match="expected a Position"):
+    with pytest.raises(InvalidPositionError, match="position must be a Position, got str"):
         svg.board("4HPwATDgc/ABMA")

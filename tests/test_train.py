@@ -5,7 +5,7 @@ import pytest
 
 from bgcore import _nn, _selfplay
 from bgengine.evaluation.pubeval import pubeval_player
-from bgengine.evaluation.training.td import TrainingSettings, export_weights, load_checkpoint, train
+from bgengine.training.td import TrainingSettings, export_weights, load_checkpoint, train
 
 TINY = TrainingSettings(seed=3, hidden=8, eval_games=20)
 
@@ -99,7 +99,7 @@ def test_engine_player_duels_are_seeded_and_score_one_to_three_points():
 
 
 def test_command_line_trains_and_prints_progress_with_strength(tmp_path, capsys):
-    from bgengine.evaluation.training.td import main
+    from bgengine.training.td import main
 
     assert main(["--out", str(tmp_path), "--games", "12", "--hidden", "8", "--seed", "5",
                  "--eval-games", "10", "--eval-every", "6"]) == 0

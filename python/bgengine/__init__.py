@@ -7,13 +7,14 @@ on roll. The package is laid out by area (``formats``, ``game``, ``evaluation``,
 """
 
 from bgengine.game.actions import Decision
+from bgengine.analysis.match_analysis import AnalysisThresholds, MatchAnalysis, analyze_match
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
-from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, EquityUnit, cube_decision
+from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
 from bgengine.cube.referee import cube_referee
 from bgengine.cube.matrix import CubeDecisionMatrix, cube_decision_matrix
-from bgengine.dice import FixedDice, RandomDice
+from bgengine.dice import FixedDice, RandomDice, checked_roll
 from bgengine.match_state import CubeOwner
 from bgengine.agents.engine import EngineAgent
 from bgengine.errors import (
@@ -39,11 +40,12 @@ from bgengine.game.match import Match
 from bgengine.cube.match_equity import cubeless_mwc, gammon_values
 from bgengine.match_state import MatchState
 from bgengine.formats.mat import format_mat, parse_mat, read_mat, write_mat
+from bgengine.formats.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
 from bgengine.cube.met import MatchEquityTable, default_met, kazaross_xg2, load_met
 from bgengine.cube.met_generator import generate_met
 from bgengine.move import LegalMove, Move, MoveList, legal_children_batch
 from bgengine.position import GameResult, Phase, Position
-from bgengine.probabilities import GameProbabilities
+from bgengine.probabilities import EquityUnit, GameProbabilities
 from bgengine.agents.pubeval import PubEvalAgent
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
@@ -55,6 +57,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "Agent",
+    "AnalysisThresholds",
     "BgEngineError",
     "CubeAction",
     "CubeAdvisedAgent",
@@ -84,6 +87,7 @@ __all__ = [
     "InvalidSettingsError",
     "LegalMove",
     "Match",
+    "MatchAnalysis",
     "MatchEquityTable",
     "MatchFileError",
     "MatchState",
@@ -102,9 +106,11 @@ __all__ = [
     "RankedMove",
     "RolloutResult",
     "RolloutSettings",
+    "analyze_match",
     "best_move",
     "cube_decision",
     "cube_decision_matrix",
+    "checked_roll",
     "cube_efficiency",
     "cube_referee",
     "cubeless_mwc",
@@ -112,6 +118,7 @@ __all__ = [
     "evaluate",
     "format_gnubg_ids",
     "format_mat",
+    "format_sgf",
     "format_xgid",
     "gammon_values",
     "generate_met",
@@ -120,13 +127,16 @@ __all__ = [
     "load_met",
     "parse_gnubg_ids",
     "parse_mat",
+    "parse_sgf",
     "parse_xgid",
     "play_game",
     "play_match",
     "rank_moves",
     "read_mat",
+    "read_sgf",
     "rollout",
     "rollout_moves",
     "take_points",
     "write_mat",
+    "write_sgf",
 ]

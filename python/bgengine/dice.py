@@ -6,14 +6,19 @@ kind of throw for the opening, where ``first`` is player 0's die and ``second`` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgengine.errors import DiceError, InvalidSettingsError
+from bgengine.errors import DiceError, InvalidSettingsError, quoted
 
 Dice = tuple[int, int]
+#: A roll as callers may give it: two faces ``(3, 1)`` (any pair of whole numbers) or text ``"31"``.
+RollInput = tuple[int, int] | Iterable[int] | str
+
+_ROLL_TEXT = re.compile(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*")  # ASCII digits only
 
 #: Throws drawn from the generator at a time; any block size gives the same sequence.
 _BLOCK = 256
@@ -63,7 +68,7 @@ class FixedDice:
     """
 
     def __init__(self, throws: Iterable[Iterable[int]]) -> None:
-        self._throws = [_checked_throw(throw, index) for index, throw in enumerate(throws)]
+        self._throws = [checked_roll(throw, f"throw {index}") for index, throw in enumerate(throws)]
         self._next = 0
 
     def roll(self) -> Dice:
@@ -85,17 +90,27 @@ class FixedDice:
             raise DiceError(f"{self.remaining} fixed throw(s) never used: {unused}")
 
 
-def _checked_throw(throw: Iterable[int], index: int) -> Dice:
-    if type(throw) is tuple and len(throw) == 2:  # the usual throw, checked without copying
-        first, second = throw
+def checked_roll(dice: Any, what: str = "a roll") -> Dice:
+    """Two dice ``(first, second)`` in the order given, from ``(3, 1)`` or text such as ``"31"``,
+    ``"3-1"``, ``"3 1"``; anything else raises ``DiceError`` (``what`` names the dice in its message).
+
+    The one check of dice: games, moves, rollouts, match states, formats and the CLI use it.
+    """
+    if type(dice) is tuple and len(dice) == 2:  # the usual roll, checked without copying
+        first, second = dice
         if type(first) is int and type(second) is int and 1 <= first <= 6 and 1 <= second <= 6:
-            return first, second
+            return dice  # type: ignore[return-value]
+    faces: Any = dice
+    if isinstance(dice, str):
+        digits = _ROLL_TEXT.fullmatch(dice)
+        faces = (int(digits[1]), int(digits[2])) if digits else ()
     try:
-        faces = tuple(throw)
+        faces = tuple(faces)
     except TypeError:
-        raise DiceError(f"throw {index} is not a pair of dice: {throw!r}") from None
+        faces = ()
     if len(faces) != 2 or not all(_is_face(face) for face in faces):
-        raise DiceError(f"throw {index} must be two faces 1..6, got {throw!r}")
+        shown = quoted(dice) if isinstance(dice, str) else repr(dice)
+        raise DiceError(f"{what} must be two dice, each a whole number 1..6, such as (3, 1) or '31'; got {shown}")
     return int(faces[0]), int(faces[1])
 
 

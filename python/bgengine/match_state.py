@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from bgengine.dice import checked_roll
 from bgengine.errors import InvalidMatchStateError
 
 #: The largest cube value the rules of play allow (the cube's faces are 2..64).
@@ -16,11 +17,25 @@ MAX_MATCH_LENGTH = 2**15 - 1
 
 
 class CubeOwner(enum.Enum):
-    """Who holds the cube, seen from the player on roll."""
+    """Who holds the cube, seen from the player on roll (or from a player named).
+
+    ``MatchState.cube_owner`` names the owner absolutely (None, 0 or 1);
+    ``MatchState.relative_cube_owner()`` and ``CubeOwner.absolute`` convert between the two.
+    """
 
     CENTRED = "centred"
     PLAYER = "player on roll"
     OPPONENT = "opponent"
+
+    def absolute(self, player: int) -> int | None:
+        """The owner as ``MatchState.cube_owner`` names it, when this is seen from ``player``."""
+        if self is CubeOwner.CENTRED:
+            return None
+        return player if self is CubeOwner.PLAYER else 1 - player
+
+
+#: The owner as the CLI's JSON and the SVG board's ``cube`` argument name it, seen from the player on roll.
+OWNER_NAMES: dict[CubeOwner, str | None] = {CubeOwner.CENTRED: None, CubeOwner.PLAYER: "on_roll", CubeOwner.OPPONENT: "opponent"}
 
 
 def _is_int(value: object) -> bool:
@@ -53,6 +68,8 @@ class MatchState:
     resignation_offered: int = field(default=0)  # 0 none, 1 single, 2 gammon, 3 backgammon
 
     def __post_init__(self) -> None:
+        if self.dice is not None:
+            object.__setattr__(self, "dice", checked_roll(self.dice, "MatchState.dice"))
         problem = self._problem()
         if problem:
             raise InvalidMatchStateError(problem)
@@ -102,16 +119,12 @@ class MatchState:
                 return "the cube stays centred at 1 in the Crawford game"
         if length and (self.jacoby or self.beavers):
             return "the Jacoby rule and beavers apply to money play only"
-        if self.dice is not None:
-            if not (isinstance(self.dice, tuple) and len(self.dice) == 2):
-                return f"dice must be a pair of numbers 1..6 or None, got {self.dice!r}"
-            if not all(_is_int(d) and 1 <= d <= 6 for d in self.dice):
-                return f"each die shows 1..6, got {self.dice!r}"
         if self.double_offered:
             if self.dice is not None:
                 return "a double is offered before rolling, but dice are set"
-            if not self.cube_available_to(self.on_roll):
-                return f"player {self.on_roll} cannot double here"
+            reason = self.why_no_double()
+            if reason:
+                return f"player {self.on_roll} cannot double here: {reason}"
         if not (_is_int(self.resignation_offered) and self.resignation_offered in (0, 1, 2, 3)):
             return "resignation offered must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)"
         return None
@@ -140,11 +153,46 @@ class MatchState:
         """A game after the Crawford game: some player is 1-away and the cube is live."""
         return bool(self.match_length) and not self.crawford and 1 in self.away_scores
 
-    def cube_available_to(self, player: int) -> bool:
-        """May ``player`` double (or redouble) now, by the rules of the cube?"""
-        if self.crawford or self.cube_value * 2 > self.max_cube:
-            return False
-        return self.cube_owner is None or self.cube_owner == player
+    # ----- the rules of the cube (every layer asks here) -----------------------------
+
+    def why_no_double(self, player: int | None = None) -> str:
+        """Why the rules forbid ``player`` (default: the player on roll) to double now; "" when
+        they may: the cube is centred or theirs, this is not the Crawford game, and doubling
+        stays within ``max_cube``."""
+        player = self.on_roll if player is None else player
+        if self.crawford:
+            return "Crawford game: the cube is out of play"
+        if self.cube_owner is not None and self.cube_owner != player:
+            return "the opponent owns the cube"
+        if self.cube_value * 2 > self.max_cube:
+            return f"the cube is at its maximum ({self.cube_value})"
+        return ""
+
+    def may_double(self, player: int | None = None) -> bool:
+        """May ``player`` (default: the player on roll) double or redouble now, by the rules?"""
+        return not self.why_no_double(player)
+
+    def may_beaver(self) -> bool:
+        """May the player doubled beaver (take and redouble at once, keeping the cube):
+        money play with beavers on, and room on the cube for twice the doubled value."""
+        return self.is_money and self.beavers and self.cube_value * 4 <= self.max_cube
+
+    def relative_cube_owner(self, player: int | None = None) -> CubeOwner:
+        """Who holds the cube seen from ``player`` (default: the player on roll)."""
+        player = self.on_roll if player is None else player
+        if self.cube_owner is None:
+            return CubeOwner.CENTRED
+        return CubeOwner.PLAYER if self.cube_owner == player else CubeOwner.OPPONENT
+
+    def game_points(self, result: int, cube_value: int | None = None, *, centred: bool | None = None) -> int:
+        """Points a game won with ``result`` (1 single, 2 gammon, 3 backgammon) is worth at
+        ``cube_value``: the cube times the result, except that under the Jacoby rule (money
+        play) gammons and backgammons count single while the cube is ``centred``. Both
+        default to this state's cube."""
+        cube = self.cube_value if cube_value is None else cube_value
+        centred = self.cube_owner is None if centred is None else centred
+        multiple = 1 if self.is_money and self.jacoby and centred else int(result)
+        return cube * multiple
 
     def with_changes(self, **changes: object) -> MatchState:
         """A copy with some fields replaced (and checked again)."""

@@ -16,7 +16,9 @@ import numpy as np
 
 from bgcore import _movegen
 
+from bgengine.dice import checked_roll
 from bgengine.errors import (
+    DiceError,
     IllegalMoveError,
     InvalidNotationError,
     InvalidPositionError,
@@ -344,7 +346,7 @@ def legal_children_batch(
     except _movegen.BoardInputError as error:
         raise InvalidPositionError(str(error)) from None
     except _movegen.DiceInputError as error:
-        raise IllegalMoveError(str(error)) from None
+        raise DiceError(str(error)) from None
 
 
 # ----- dice ------------------------------------------------------------------------------
@@ -352,31 +354,7 @@ def legal_children_batch(
 
 def _roll(dice: Roll) -> tuple[int, int]:
     """Two dice 1..6 in any order (or text like "31", "3-1"), larger first."""
-    if type(dice) is tuple and len(dice) == 2:
-        first, second = dice
-        if type(first) is int and type(second) is int and 0 < first < 7 and 0 < second < 7:
-            return (first, second) if first >= second else (second, first)
-    return _checked_roll(dice)
-
-
-def _checked_roll(dice: Roll) -> tuple[int, int]:
-    if isinstance(dice, str):
-        digits = re.fullmatch(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*", dice)
-        if not digits:
-            raise InvalidNotationError(f"a roll is two digits such as '31' or '3-1', got {quoted(dice)}")
-        dice = (int(digits[1]), int(digits[2]))
-    try:
-        values = list(dice)
-    except TypeError:
-        raise IllegalMoveError(f"a roll is two dice, got {dice!r}") from None
-    if len(values) != 2:
-        raise IllegalMoveError(f"a roll is two dice, got {len(values)} values: {values!r}")
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise IllegalMoveError(f"a die is a whole number 1..6, got {value!r}")
-        if not 1 <= value <= 6:
-            raise IllegalMoveError(f"a die shows 1..6, got {value}")
-    first, second = int(values[0]), int(values[1])
+    first, second = checked_roll(dice)
     return (first, second) if first >= second else (second, first)
 
 

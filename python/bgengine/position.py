@@ -263,6 +263,17 @@ class Position:
         return board(self)
 
 
+def checked_position(position: object, what: str = "position") -> Position:
+    """``position`` itself when it is a ``Position``; else ``InvalidPositionError`` naming the type.
+
+    The one check of a position argument: evaluate, rank_moves, best_move, rollouts, cube
+    decisions and the race evaluator all use it.
+    """
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"{what} must be a Position, got {type(position).__name__}")
+    return position
+
+
 def _board_bytes(board: Any) -> bytes:
     """26 int8 slots as bytes, refusing wrong shapes and values outside -15..15."""
     if isinstance(board, Position):

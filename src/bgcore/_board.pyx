@@ -16,6 +16,7 @@ cdef enum:
     MOVER_TOO_MANY = 3
     OPPONENT_TOO_MANY = 4
     BOTH_BORNE_OFF = 5
+    SLOT_OUT_OF_RANGE = 6
 
 PROBLEM_MESSAGES = {
     MOVER_ON_OPPONENT_BAR: "a checker of the player on roll is on the opponent's bar slot (slot 0)",
@@ -44,6 +45,10 @@ cdef int opponent_checkers_on_board(const checker_t* board) noexcept nogil:
 
 cdef int board_problem_code(const checker_t* board) noexcept nogil:
     """0 when the board is a possible position, else a problem code (see PROBLEM_MESSAGES)."""
+    cdef int i
+    for i in range(NUM_SLOTS):
+        if board[i] < -NUM_CHECKERS or board[i] > NUM_CHECKERS:
+            return SLOT_OUT_OF_RANGE
     if board[OPPONENT_BAR] > 0:
         return MOVER_ON_OPPONENT_BAR
     if board[MOVER_BAR] < 0:
@@ -97,7 +102,35 @@ cdef Phase phase_of(const checker_t* board) noexcept nogil:
     return PHASE_RACE
 
 
+cdef str problem_sentence(const checker_t* board):
+    """Why the 26 slots are not a possible position, or None."""
+    cdef int i, code = board_problem_code(board)
+    if code == SLOT_OUT_OF_RANGE:
+        for i in range(NUM_SLOTS):
+            if board[i] < -NUM_CHECKERS or board[i] > NUM_CHECKERS:
+                return f"slot {i} holds {board[i]} checkers; a slot holds at most 15"
+    return PROBLEM_MESSAGES[code] if code else None
+
+
+cdef int check_boards(const checker_t* boards, Py_ssize_t n, object error=ValueError,
+                      str label="board") except -1:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if board_problem_code(boards + i * NUM_SLOTS) != 0:
+            raise error(f"{label} {i}: {problem_sentence(boards + i * NUM_SLOTS)}")
+    return 0
+
+
 cdef const checker_t* checked_board(bytes board) except NULL:
+    if len(board) != NUM_SLOTS:
+        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    cdef const checker_t* slots = <const checker_t*><const char*>board
+    check_boards(slots, 1)
+    return slots
+
+
+cdef const checker_t* sized_board(bytes board) except NULL:
+    """The 26 slots of ``board`` after checking its length only (for board_problem)."""
     if len(board) != NUM_SLOTS:
         raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
     return <const checker_t*><const char*>board
@@ -105,13 +138,7 @@ cdef const checker_t* checked_board(bytes board) except NULL:
 
 def board_problem(bytes board):
     """A sentence saying why the 26 int8 slots are not a possible position, or None."""
-    cdef const checker_t* b = checked_board(board)
-    cdef int i
-    for i in range(NUM_SLOTS):
-        if b[i] < -NUM_CHECKERS or b[i] > NUM_CHECKERS:
-            return f"slot {i} holds {b[i]} checkers; a slot holds at most 15"
-    cdef int code = board_problem_code(b)
-    return PROBLEM_MESSAGES[code] if code else None
+    return problem_sentence(sized_board(board))
 
 
 def flipped(bytes board):

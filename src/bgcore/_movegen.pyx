@@ -20,7 +20,7 @@ cimport numpy as cnp
 import numpy as np
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR
-from bgcore._board cimport board_problem_code
+from bgcore._board cimport board_problem_code, check_boards
 from bgcore._board import board_problem
 
 cnp.import_array()
@@ -405,21 +405,13 @@ cdef checker_t single_children[MAX_CHILDREN * NUM_SLOTS]
 cdef checker_t single_moves[MAX_CHILDREN * MOVE_SLOTS]
 
 
-cdef inline bint slots_in_range(const checker_t* board) noexcept nogil:
-    cdef int i
-    for i in range(NUM_SLOTS):
-        if board[i] < -NUM_CHECKERS or board[i] > NUM_CHECKERS:
-            return False
-    return True
-
-
 def children_and_moves(bytes board, int die1, int die2):
     """(children, moves) as bytes: 26 int8 slots per child (next player's view) and
     MOVE_SLOTS int8 per child (from, to, hit steps). Checks the board and dice first."""
     if len(board) != NUM_SLOTS:
         raise BoardInputError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
     cdef const checker_t* b = <const checker_t*><const char*>board
-    if not slots_in_range(b) or board_problem_code(b) != 0:
+    if board_problem_code(b) != 0:
         raise BoardInputError(board_problem(board))
     if die1 < 1 or die1 > 6 or die2 < 1 or die2 > 6:
         raise DiceInputError(f"dice are 1..6, got {die1} and {die2}")
@@ -475,8 +467,8 @@ def legal_children_batch(boards, dice, bint with_moves=False):
     cdef const checker_t* b = <const checker_t*>cnp.PyArray_DATA(board_rows)
     cdef const checker_t* d = <const checker_t*>cnp.PyArray_DATA(dice_rows)
     for i in range(n):
-        if not slots_in_range(b + i * NUM_SLOTS) or board_problem_code(b + i * NUM_SLOTS) != 0:
-            raise BoardInputError(f"boards row {i}: {board_problem(bytes(board_rows[i]))}")
+        if board_problem_code(b + i * NUM_SLOTS) != 0:   # raises, naming row i
+            check_boards(b, i + 1, BoardInputError, "boards row")
         if d[2 * i] < 1 or d[2 * i] > 6 or d[2 * i + 1] < 1 or d[2 * i + 1] > 6:
             raise DiceInputError(_range_problem(dice_rows, "dice", 1, 6))
     offsets = np.empty(n + 1, dtype=np.int64)

@@ -38,11 +38,6 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil
 
-# Index of the child the mover should play (lowest equity for the next player); writes
-# the 5-vectors of all n children to out5 (n*5 floats). n >= 1.
-cdef int best_child(const Network* net, const checker_t* children, int n,
-                    float* out5) noexcept nogil
-
 # y[j] += scale * x[j] for j < n (vectorised; used by training).
 cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil
 

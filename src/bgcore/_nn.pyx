@@ -18,7 +18,7 @@ from libc.math cimport expf
 from libc.string cimport memset
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, PHASE_CONTACT
-from bgcore._board cimport board_problem_code, phase_of
+from bgcore._board cimport check_boards, phase_of
 
 cnp.import_array()
 
@@ -316,19 +316,6 @@ cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
         make_consistent(raw, out5 + b * NUM_OUTPUTS)
 
 
-cdef int best_child(const Network* net, const checker_t* children, int n,
-                    float* out5) noexcept nogil:
-    evaluate_boards(net, children, n, out5)
-    cdef int b, best = 0
-    cdef float value, best_value = equity_of(out5)
-    for b in range(1, n):
-        value = equity_of(out5 + b * NUM_OUTPUTS)
-        if value < best_value:
-            best_value = value
-            best = b
-    return best
-
-
 # ----- Python boundary ------------------------------------------------------------------
 
 def checked_boards(boards):
@@ -344,12 +331,8 @@ def checked_boards(boards):
         raise ValueError("a board slot holds more than 15 checkers")
     array = np.ascontiguousarray(array, dtype=np.int8)
     cdef const checker_t[:, ::1] view = array
-    cdef Py_ssize_t b
-    for b in range(view.shape[0]):
-        if board_problem_code(&view[b, 0]) != 0:
-            from bgcore._board import board_problem
-            raise ValueError(f"board {b} is not a possible position: "
-                             f"{board_problem(bytes(array[b].tobytes()))}")
+    if view.shape[0]:
+        check_boards(&view[0, 0], view.shape[0])
     return array
 
 
@@ -415,6 +398,10 @@ cdef class NeuralNet:
                    rng.uniform(-scale, scale, num_hidden),
                    rng.uniform(-scale, scale, (NUM_OUTPUTS, num_hidden)),
                    rng.uniform(-scale, scale, NUM_OUTPUTS))
+
+    def __reduce__(self):
+        return (NeuralNet, (self.hidden_weights, self.hidden_bias, self.output_weights,
+                            self.output_bias))
 
     @property
     def num_hidden(self):

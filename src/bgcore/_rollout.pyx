@@ -1,33 +1,36 @@
 # cython: language_level=3
-"""The rollout trial loop: play games with the 0-ply policy, without the GIL.
+"""The rollout trial loop: play games with an n-ply policy, without the GIL.
 
 A trial starts from a board seen from the player on roll before rolling (the "root" side)
 and plays until the game ends, an exact oracle knows the position, or truncation; each
-turn the mover plays the child that minimises the next player's cubeless equity. Results
-are 5-vectors from the root side's view; with variance reduction each turn's luck (the
-value of the roll thrown minus the average over all rolls, at the evaluator's level) is
-subtracted. A block returns sufficient statistics: sums and sums of squares of the five
+turn the mover plays the child that minimises the next player's cubeless equity, at 0-ply
+(``best_child``) or looked ahead n plies (``_nply.best_reply`` with the move filter).
+Results are 5-vectors from the root side's view; with variance reduction each turn's luck
+(the value of the roll thrown minus the average over all rolls, each after the move of
+that roll at the luck depth: 0-ply by default, see ``run_block``) is subtracted. A block returns sufficient statistics: sums and sums of squares of the five
 probabilities and of the cubeless equity.
 """
 
 import numpy as np
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from cpython.ref cimport PyObject
-from libc.stdint cimport uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
 from bgcore._types cimport checker_t, NUM_SLOTS
-from bgcore._policy cimport (BoardEvaluator, ExactOracle, CEvaluator, COracle,
-                             equity_of, flip_probabilities, finished_probabilities)
+from bgcore._board cimport checked_board
+from bgcore._outcomes cimport equity_of, flip_probabilities, finished_probabilities
+from bgcore._evaluator cimport (EVALUATION_OK, BoardEvaluator, ExactOracle, CEvaluator, COracle,
+                                best_child)
+from bgcore._dice cimport (NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT, ordered_roll_index,
+                           random_roll_index, bitgen_of)
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
+from bgcore._nply cimport MoveFilter, best_reply, nply_probabilities
 
 cdef enum:
     NUM_STATS = 7               # the five probabilities, cubeless equity, cubeful value
-    NUM_DISTINCT_ROLLS = 21
-    NUM_ROLLS = 36              # ordered (die1, die2); index = 6 * (die1 - 1) + (die2 - 1)
     NO_ROLL = -1
+    MAX_PLIES = 4               # as _nply's search
     # cube actions returned by the referee's decide()
     NO_DOUBLE = 0
     DOUBLE_TAKE = 1
@@ -41,60 +44,68 @@ cdef struct Kernel:
     bitgen_t* rng
     int truncate_plies          # 0: play to the end
     bint variance_reduction
+    PyObject* evaluator_owner   # the CEvaluator behind `evaluator` (to report its failure)
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
     bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
+    # lookahead: plies of checker play and of the cube's evaluation, from ply `later_from`
+    # of a trial on (0: never) `later_plies` for both; the luck's depth (-1: the play's)
+    int checker_plies
+    int cube_plies
+    int later_plies
+    int later_from
+    int luck_plies
+    MoveFilter move_filter
 
 
-cdef int random_roll(bitgen_t* rng, bint no_doubles) noexcept nogil:
-    """An ordered roll index, uniform over the 36 rolls (or the 30 non-doubles), unbiased."""
-    cdef int count = 30 if no_doubles else 36
-    cdef unsigned long long span = (<unsigned long long>1) << 32
-    cdef uint32_t limit = <uint32_t>(span // count * count - 1)
-    cdef uint32_t x
-    cdef int k
-    while True:
-        x = rng.next_uint32(rng.state)
-        if x <= limit:
-            break
-    k = <int>(x % <uint32_t>count)
-    if no_doubles:
-        k += k // 6 + 1             # skip the doubles 0, 7, 14, 21, 28, 35
-    return k
+cdef inline int checker_plies_at(const Kernel* k, int ply) noexcept nogil:
+    return k.later_plies if 0 < k.later_from <= ply else k.checker_plies
 
 
-cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2,
+cdef inline int cube_plies_at(const Kernel* k, int ply) noexcept nogil:
+    return k.later_plies if 0 < k.later_from <= ply else k.cube_plies
+
+
+cdef int evaluate_at(Kernel* k, const checker_t* board, int plies, float* out5) noexcept nogil:
+    """The 5-vector of ``board`` (player on roll's view) looked ahead ``plies``; 0 or -2."""
+    if plies <= 0:
+        return 0 if k.evaluator.evaluate(k.evaluator.context, board, 1, out5) == EVALUATION_OK else -2
+    return 0 if nply_probabilities(&k.evaluator, board, plies, &k.move_filter, out5) == 0 else -2
+
+
+cdef int play_best(Kernel* k, const checker_t* board, int die1, int die2, int plies,
                    checker_t* chosen, float* chosen5) noexcept nogil:
-    """Play the roll with the 0-ply policy: the chosen child (next player's view) and, unless
-    chosen5 is NULL, its 5-vector from the next player's view. Returns -1 if move
-    generation failed."""
+    """Play the roll with the ``plies``-deep policy: the chosen child (next player's view)
+    and, unless chosen5 is NULL, its 5-vector from the next player's view at that depth.
+    Returns -1 if move generation failed, -2 if the evaluator did."""
     cdef int n = legal_children(board, die1, die2, k.children, MAX_CHILDREN)
-    cdef int i, best = 0
-    cdef double value, best_value = 1e30
+    cdef int best
     if n < 1:
         return -1
     if n == 1 and chosen5 == NULL:         # a forced play: nothing to choose or to value
         memcpy(chosen, k.children, NUM_SLOTS)
         return 0
-    k.evaluator.evaluate(k.evaluator.context, k.children, n, k.children5)
-    for i in range(n):
-        finished_probabilities(k.children + i * NUM_SLOTS, k.children5 + 5 * i)
-        value = equity_of(k.children5 + 5 * i)
-        if value < best_value:
-            best_value = value
-            best = i
+    if plies <= 0:
+        best = best_child(&k.evaluator, k.children, n, k.children5)
+        if best >= 0 and chosen5 != NULL:
+            memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
+    else:
+        best = best_reply(&k.evaluator, k.children, n, plies, &k.move_filter, &k.move_filter,
+                          k.children5, chosen5)
+    if best < 0:
+        return -2
     memcpy(chosen, k.children + best * NUM_SLOTS, NUM_SLOTS)
-    if chosen5 != NULL:
-        memcpy(chosen5, k.children5 + 5 * best, 5 * sizeof(float))
     return 0
 
 
-cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
+cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles, int plies,
                    checker_t* chosen, float* luck5) noexcept nogil:
-    """Play ``roll`` and return in luck5 its value minus the average over all rolls, both
-    after the 0-ply move and from the mover's view (the roll thrown must be among them)."""
-    cdef int d1, d2, r, j
+    """Play ``roll`` at ``plies`` and return in luck5 its value minus the average over all
+    rolls, both after the move at the luck depth (k.luck_plies, or ``plies`` when -1) and
+    from the mover's view (the roll thrown must be among them)."""
+    cdef int luck_plies = plies if k.luck_plies < 0 else k.luck_plies
+    cdef int r, j, status
     cdef double weight, total = 0.0
     cdef double mean[5]
     cdef float child5[5]
@@ -103,23 +114,25 @@ cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
     cdef checker_t candidate[NUM_SLOTS]
     for j in range(5):
         mean[j] = 0.0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            if d1 == d2 and no_doubles:
-                continue
-            weight = 1.0 if d1 == d2 else 2.0
-            if play_best(k, board, d1, d2, candidate, child5) < 0:
-                return -1
-            flip_probabilities(child5, mover5)
-            for j in range(5):
-                mean[j] += weight * mover5[j]
-            total += weight
-            r = 6 * (d1 - 1) + (d2 - 1)
-            if r == roll or 6 * (d2 - 1) + (d1 - 1) == roll:
-                memcpy(chosen, candidate, NUM_SLOTS)
-                memcpy(thrown5, mover5, 5 * sizeof(float))
+    for r in range(NUM_ROLLS):
+        if ROLL_LOW[r] == ROLL_HIGH[r] and no_doubles:
+            continue
+        weight = ROLL_WEIGHT[r]
+        status = play_best(k, board, ROLL_LOW[r], ROLL_HIGH[r], luck_plies, candidate, child5)
+        if status < 0:
+            return status
+        flip_probabilities(child5, mover5)
+        for j in range(5):
+            mean[j] += weight * mover5[j]
+        total += weight
+        if (ordered_roll_index(ROLL_LOW[r], ROLL_HIGH[r]) == roll
+                or ordered_roll_index(ROLL_HIGH[r], ROLL_LOW[r]) == roll):
+            memcpy(chosen, candidate, NUM_SLOTS)
+            memcpy(thrown5, mover5, 5 * sizeof(float))
     for j in range(5):
         luck5[j] = thrown5[j] - <float>(mean[j] / total)
+    if luck_plies != plies:                 # the move itself is chosen at the play's depth
+        return play_best(k, board, roll // 6 + 1, roll % 6 + 1, plies, chosen, NULL)
     return 0
 
 
@@ -158,13 +171,18 @@ cdef struct Cube:
     double luck_total            # the cubeful luck so far, root's units
 
 
+cdef inline bint may_double(const Cube* cube, bint mover_is_root) noexcept nogil:
+    return cube.owner != (-1 if mover_is_root else 1) and 2 * cube.value <= cube.max_value
+
+
 cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint mover_is_root,
                    float* mover5, double* cubeful) except -1 nogil:
-    """The mover's cube action before rolling, by the referee (bgengine's cube logic at
-    0-ply). Returns 1 when a double was passed (the game ends; cubeful set), else 0."""
+    """The mover's cube action before rolling, by the referee from the mover's 5-vector (at
+    the rollout's cube depth). Returns 1 when a double was passed (the game ends; cubeful
+    set), else 0."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int action
-    if cube.owner == -mover or 2 * cube.value > cube.max_value:
+    if not may_double(cube, mover_is_root):
         return 0
     with gil:
         ref = <object>referee
@@ -184,7 +202,7 @@ cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
                           bint mover_is_root, bint exact_end, const float* mover5,
                           double* cubeful) except -1 nogil:
     """Cubeful value for the root side when the trial stops: the points of a finished
-    game, else the referee's 0-ply cubeful value of the position at this cube."""
+    game, else the referee's cubeful value of the position (mover5) at this cube."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int points
     with gil:
@@ -211,7 +229,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
     cdef float luck5[5]
     cdef double luck_total[5]
     cdef double equity_luck, cubeful = 0.0
-    cdef int ply = 0, random_rolls = 0, roll, j
+    cdef int ply = 0, random_rolls = 0, roll, j, status, plies
     cdef bint mover_is_root = True, dice_given = first_die1 > 0, no_doubles
     cdef bint exact_end = False, cube_ended = False
     memcpy(board, root, NUM_SLOTS)
@@ -225,16 +243,20 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if k.oracle.probabilities != NULL and k.oracle.probabilities(k.oracle.context, board, mover5):
                 break
             if k.truncate_plies > 0 and ply >= k.truncate_plies:
-                k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
+                if evaluate_at(k, board, checker_plies_at(k, ply), mover5) < 0:
+                    return trial_failed(k, -2)
                 break
-            if cube.enabled and (ply > 0 or k.root_may_double):
-                k.evaluator.evaluate(k.evaluator.context, board, 1, mover5)
+            if cube.enabled and (ply > 0 or k.root_may_double) and may_double(cube, mover_is_root):
+                if evaluate_at(k, board, cube_plies_at(k, ply), mover5) < 0:
+                    return trial_failed(k, -2)
                 if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
                     break
+        plies = checker_plies_at(k, ply)
         if ply == 0 and dice_given:
-            if play_best(k, board, first_die1, first_die2, next_board, NULL) < 0:
-                return move_generation_failed()
+            status = play_best(k, board, first_die1, first_die2, plies, next_board, NULL)
+            if status < 0:
+                return trial_failed(k, status)
         else:
             no_doubles = first_roll_no_doubles and random_rolls == 0
             if random_rolls == 0 and forced_first != NO_ROLL:
@@ -242,18 +264,21 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             elif random_rolls == 1 and forced_second != NO_ROLL:
                 roll = forced_second
             else:
-                roll = random_roll(k.rng, no_doubles)
+                roll = random_roll_index(k.rng, no_doubles)
             random_rolls += 1
             if k.variance_reduction:
-                if roll_luck(k, board, roll, no_doubles, next_board, luck5) < 0:
-                    return move_generation_failed()
+                status = roll_luck(k, board, roll, no_doubles, plies, next_board, luck5)
+                if status < 0:
+                    return trial_failed(k, status)
                 equity_luck = luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3] - luck_total[4]
                 add_luck(luck_total, luck5, mover_is_root)
                 equity_luck = (luck_total[0] * 2 + luck_total[1] + luck_total[2] - luck_total[3]
                                - luck_total[4]) - equity_luck
                 cube.luck_total += cube.luck_scale * equity_luck
-            elif play_best(k, board, roll // 6 + 1, roll % 6 + 1, next_board, NULL) < 0:
-                return move_generation_failed()
+            else:
+                status = play_best(k, board, roll // 6 + 1, roll % 6 + 1, plies, next_board, NULL)
+                if status < 0:
+                    return trial_failed(k, status)
         memcpy(board, next_board, NUM_SLOTS)
         mover_is_root = not mover_is_root
         ply += 1
@@ -267,20 +292,20 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
     return ply
 
 
-cdef int move_generation_failed() except -1 nogil:
+cdef int trial_failed(Kernel* k, int status) except -1 nogil:
+    """Raise what stopped a trial: move generation (-1) or the evaluator (-2)."""
     with gil:
+        if status == -2:
+            (<CEvaluator>k.evaluator_owner).raise_failure()
         raise RuntimeError("move generation failed inside a rollout trial")
-
-
-cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
-    capsule = bit_generator.capsule
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
 
 
 def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_generator,
               const short[::1] forced_first, const short[::1] forced_second,
               int first_die1, int first_die2, int truncate_plies,
-              bint variance_reduction, bint first_roll_no_doubles, object referee=None):
+              bint variance_reduction, bint first_roll_no_doubles, object referee=None, *,
+              int checker_plies=0, int cube_plies=0, int later_plies=0, int later_from=0,
+              int luck_plies=0, int keep=2, float margin=0.04):
     """Play len(forced_first) trials; returns (float64 [2, 7], plies): sums and sums of
     squares of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, cubeless
     equity, cubeful value), root side's view, and the total plies played.
@@ -291,9 +316,20 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
     centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
     bgengine.rollout). The caller validates everything (Python layer).
+
+    Lookahead: ``checker_plies`` is the depth of checker play, ``cube_plies`` that of the
+    5-vector given to the referee's ``decide`` (and of a passed double's cubeless value);
+    from ply ``later_from`` of a trial on (0: never) both are ``later_plies``. A truncated
+    game is evaluated at the checker depth in force at its last ply. ``keep``/``margin``:
+    the move filter of the n-ply search. ``luck_plies``: the depth at which variance
+    reduction values each of the 21 rolls (-1: the play's depth).
     """
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
+    if not (0 <= checker_plies <= MAX_PLIES and 0 <= cube_plies <= MAX_PLIES
+            and 0 <= later_plies <= MAX_PLIES and -1 <= luck_plies <= MAX_PLIES):
+        raise ValueError(f"plies must be 0..{MAX_PLIES}")
+    if later_from < 0 or not 1 <= keep <= 64 or not margin >= 0:
+        raise ValueError("later_from must be >= 0, keep 1..64 and margin >= 0")
+    cdef const checker_t* root = checked_board(board)
     if evaluator.c.evaluate == NULL:
         raise ValueError("the evaluator has no evaluate function")
     cdef Py_ssize_t n = forced_first.shape[0], t
@@ -312,12 +348,20 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     cdef Cube cube
     cdef Kernel k
     k.evaluator = evaluator.c
+    k.evaluator_owner = <PyObject*>evaluator
     k.oracle = oracle.c
     k.rng = bitgen_of(bit_generator)
     k.truncate_plies = truncate_plies
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
     k.root_may_double = referee is not None and referee.root_may_double
+    k.checker_plies = checker_plies
+    k.cube_plies = cube_plies
+    k.later_plies = later_plies
+    k.later_from = later_from
+    k.luck_plies = luck_plies
+    k.move_filter.keep = keep
+    k.move_filter.margin = margin
     k.children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS * sizeof(checker_t))
     k.children5 = <float*>malloc(MAX_CHILDREN * 5 * sizeof(float))
     if k.children == NULL or k.children5 == NULL:
@@ -327,7 +371,6 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     stats = np.zeros((2, NUM_STATS), dtype=np.float64)
     cdef double[:, ::1] s = stats
     cdef double result[NUM_STATS]
-    cdef const checker_t* root = <const checker_t*><const char*>board
     cdef long long plies = 0
     cdef int j
     try:

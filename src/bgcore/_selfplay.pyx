@@ -16,54 +16,54 @@ per position and no traces to keep.
 """
 
 import numpy as np
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._nn cimport (Network, NeuralNet, NUM_OUTPUTS, MAX_ACTIVE_INPUTS, MAX_HIDDEN,
-                         encode_sparse, forward_raw, finished_probabilities, best_child,
+                         encode_sparse, forward_raw, finished_probabilities,
                          flip_probabilities, add_scaled)
 from bgcore._pubeval cimport PubEval, pubeval_best_child
-from bgcore._nply cimport StaticEvaluator, MoveFilter, engine_static, best_reply
+from bgcore._evaluator cimport BoardEvaluator, CEvaluator, best_child
+from bgcore._engine cimport EngineCEvaluator
+from bgcore._nply cimport MoveFilter, best_reply
+from bgcore._dice cimport random_die, bitgen_of
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:
     MAX_PLIES = 4000                # a game longer than this is abandoned (never seen)
-    KIND_NETWORK = 0
-    KIND_PUBEVAL = 1
-    KIND_ENGINE = 2
+    GAME_FAILED = 1000              # play_game's answer when a player's evaluator failed
 
 cdef checker_t INITIAL[26]
 INITIAL[:] = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
 
-# A player that picks one child: a network at 0-ply, PubEval, or the engine (network,
-# race tables, n-ply with move filters).
+# A player that picks one child: any C evaluator searched `plies` deep with move filters
+# (0-ply: the shared best_child), or PubEval's own move choice (evaluator.evaluate NULL:
+# PubEval scores the position after a move, with weights chosen by the position before).
 ctypedef struct Player:
-    int kind
-    const Network* net
-    const float* pubeval_contact
-    const float* pubeval_race
-    StaticEvaluator engine
+    BoardEvaluator evaluator
     int plies
     MoveFilter root_filter
     MoveFilter move_filter
+    const float* pubeval_contact
+    const float* pubeval_race
 
 
 cdef class EnginePlayer:
-    """The engine as a duel player: the network with race tables (install them first) at
-    ``plies``, candidates by ``root_keep``/``root_margin``, replies by ``keep``/``margin``."""
-    cdef NeuralNet network
+    """A duel player searching ``plies`` deep with ``evaluator`` (a CEvaluator such as the
+    engine's ``bgcore._engine.EngineCEvaluator``, or a NeuralNet alone): candidates by
+    ``root_keep``/``root_margin``, replies by ``keep``/``margin``."""
+    cdef CEvaluator evaluator
     cdef int plies
     cdef MoveFilter root_filter
     cdef MoveFilter move_filter
 
-    def __init__(self, NeuralNet network, int plies=0, int root_keep=8, float root_margin=0.16,
+    def __init__(self, evaluator, int plies=0, int root_keep=8, float root_margin=0.16,
                  int keep=2, float margin=0.04):
         if not 0 <= plies <= 3 or not 1 <= root_keep <= 64 or not 1 <= keep <= 64:
             raise ValueError("need plies 0..3 and filters keeping 1..64 moves")
-        self.network = network
+        self.evaluator = as_c_evaluator(evaluator)
         self.plies = plies
         self.root_filter.keep = root_keep
         self.root_filter.margin = root_margin
@@ -71,35 +71,32 @@ cdef class EnginePlayer:
         self.move_filter.margin = margin
 
 
-cdef inline int roll_die(bitgen_t* rng) noexcept nogil:
-    """A fair die 1..6 by rejection from 32 random bits."""
-    cdef unsigned int x
-    while True:
-        x = rng.next_uint32(rng.state)
-        if x < 4294967292u:         # 6 * 715827882: keeps the six faces equally likely
-            return 1 + x % 6
+cdef CEvaluator as_c_evaluator(obj):
+    """A CEvaluator as is; a NeuralNet as the network alone (no race tables)."""
+    if isinstance(obj, CEvaluator):
+        return obj
+    if isinstance(obj, NeuralNet):
+        return EngineCEvaluator(obj)
+    raise TypeError(f"an evaluator is a CEvaluator or a NeuralNet, got {type(obj).__name__}")
 
 
 cdef inline void roll_dice(bitgen_t* rng, bint opening, int* d1, int* d2) noexcept nogil:
     """Two dice; the opening roll of a game is never a double."""
     while True:
-        d1[0] = roll_die(rng)
-        d2[0] = roll_die(rng)
+        d1[0] = random_die(rng)
+        d2[0] = random_die(rng)
         if not opening or d1[0] != d2[0]:
             return
 
 
 cdef inline int choose(const Player* player, const checker_t* board,
                        const checker_t* children, int n, float* scratch5) noexcept nogil:
+    """Index of the child ``player`` plays, or -1 when its evaluator failed."""
     cdef float chosen5[NUM_OUTPUTS]
-    cdef int index
-    if player.kind == KIND_NETWORK:
-        return best_child(player.net, children, n, scratch5)
-    if player.kind == KIND_ENGINE:
-        index = best_reply(&player.engine, children, n, player.plies, &player.root_filter,
-                           &player.move_filter, scratch5, chosen5)
-        return index if index >= 0 else 0
-    return pubeval_best_child(player.pubeval_contact, player.pubeval_race, board, children, n)
+    if player.evaluator.evaluate == NULL:
+        return pubeval_best_child(player.pubeval_contact, player.pubeval_race, board, children, n)
+    return best_reply(&player.evaluator, children, n, player.plies, &player.root_filter,
+                      &player.move_filter, scratch5, chosen5)
 
 
 cdef int points_won_by_last_mover(const checker_t* finished) noexcept nogil:
@@ -121,6 +118,8 @@ cdef int play_game(const Player* first, const Player* second, bitgen_t* rng,
         roll_dice(rng, ply == 0, &d1, &d2)
         n = legal_children(board, d1, d2, children, MAX_CHILDREN)
         chosen = choose(mover, board, children, n, scratch5)
+        if chosen < 0:
+            return GAME_FAILED
         memcpy(board, children + chosen * NUM_SLOTS, NUM_SLOTS)
         if finished_probabilities(board, scratch5):
             return points_won_by_last_mover(board) * (1 if ply % 2 == 0 else -1)
@@ -128,52 +127,52 @@ cdef int play_game(const Player* first, const Player* second, bitgen_t* rng,
     return 0
 
 
-cdef bitgen_t* bitgen_of(bit_generator) except NULL:
-    capsule = bit_generator.capsule
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-
-cdef Player player_of(obj) except *:
+cdef Player player_of(obj, list keep_alive) except *:
+    """The C player of a NeuralNet or CEvaluator (0-ply), an EnginePlayer or a PubEval."""
     cdef Player player
+    cdef CEvaluator evaluator
     memset(&player, 0, sizeof(Player))
-    player.net = NULL
-    player.pubeval_contact = NULL
-    player.pubeval_race = NULL
-    if isinstance(obj, NeuralNet):
-        player.kind = KIND_NETWORK
-        player.net = &(<NeuralNet>obj).net
-    elif isinstance(obj, EnginePlayer):
-        player.kind = KIND_ENGINE
-        player.engine.evaluate = engine_static
-        player.engine.context = <void*>&(<EnginePlayer>obj).network.net
+    if isinstance(obj, PubEval):
+        player.pubeval_contact = (<PubEval>obj).contact
+        player.pubeval_race = (<PubEval>obj).race
+        return player
+    if isinstance(obj, EnginePlayer):
+        evaluator = (<EnginePlayer>obj).evaluator
         player.plies = (<EnginePlayer>obj).plies
         player.root_filter = (<EnginePlayer>obj).root_filter
         player.move_filter = (<EnginePlayer>obj).move_filter
-    elif isinstance(obj, PubEval):
-        player.kind = KIND_PUBEVAL
-        player.pubeval_contact = (<PubEval>obj).contact
-        player.pubeval_race = (<PubEval>obj).race
+    elif isinstance(obj, (NeuralNet, CEvaluator)):
+        evaluator = as_c_evaluator(obj)
+        player.root_filter.keep = 1
+        player.move_filter.keep = 1
     else:
-        raise TypeError(f"a player is a NeuralNet, an EnginePlayer or a PubEval, got {type(obj).__name__}")
+        raise TypeError(f"a player is a NeuralNet, a CEvaluator, an EnginePlayer or a PubEval,"
+                        f" got {type(obj).__name__}")
+    if evaluator.c.evaluate == NULL:
+        raise ValueError(f"{type(evaluator).__name__} has no evaluate function")
+    keep_alive.append(evaluator)
+    player.evaluator = evaluator.c
     return player
 
 
 def duel(player_a, player_b, int games, bit_generator):
     """Points per game won by ``player_a`` (int8 array); a starts the even-numbered games.
 
-    Cubeless money games to the end, both players choosing their move at 0-ply; dice from
-    ``bit_generator`` (a numpy BitGenerator, advanced in place).
+    Cubeless money games to the end; a player is a NeuralNet or a CEvaluator (its move at
+    0-ply), an EnginePlayer (n-ply) or a PubEval; dice from ``bit_generator`` (a numpy
+    BitGenerator, advanced in place).
     """
     if games < 0:
         raise ValueError("games must be >= 0")
-    cdef Player a = player_of(player_a)
-    cdef Player b = player_of(player_b)
+    keep_alive = []
+    cdef Player a = player_of(player_a, keep_alive)
+    cdef Player b = player_of(player_b, keep_alive)
     cdef bitgen_t* rng = bitgen_of(bit_generator)
     points = np.zeros(games, dtype=np.int8)
     cdef signed char[::1] out = points
     cdef checker_t* children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     cdef float* scratch = <float*>malloc(MAX_CHILDREN * NUM_OUTPUTS * sizeof(float))
-    cdef int g
+    cdef int g, result = 0
     if children == NULL or scratch == NULL:
         free(children)
         free(scratch)
@@ -181,11 +180,20 @@ def duel(player_a, player_b, int games, bit_generator):
     with bit_generator.lock, nogil:
         for g in range(games):
             if g % 2 == 0:
-                out[g] = play_game(&a, &b, rng, children, scratch)
+                result = play_game(&a, &b, rng, children, scratch)
             else:
-                out[g] = -play_game(&b, &a, rng, children, scratch)
+                result = -play_game(&b, &a, rng, children, scratch)
+            if result == GAME_FAILED or result == -GAME_FAILED:
+                break
+            out[g] = result
     free(children)
     free(scratch)
+    if result == GAME_FAILED or result == -GAME_FAILED:
+        for evaluator in keep_alive:
+            error = evaluator.failure()
+            if error is not None:
+                raise error
+        raise RuntimeError("a player's evaluator failed during a duel")
     return points
 
 
@@ -220,7 +228,7 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
         add_scaled(net.hidden_weights + indices[i] * h, hidden_delta, values[i], h)
 
 
-cdef int train_one_game(Network* net, bitgen_t* rng, float alpha, float lam,
+cdef int train_one_game(Network* net, const BoardEvaluator* policy, bitgen_t* rng, float alpha, float lam,
                         checker_t* children, float* scratch5, checker_t* positions,
                         float* values) noexcept nogil:
     """Play one self-play game and learn from it; returns its number of plies (0: abandoned)."""
@@ -233,7 +241,7 @@ cdef int train_one_game(Network* net, bitgen_t* rng, float alpha, float lam,
             return 0
         roll_dice(rng, plies == 0, &d1, &d2)
         n = legal_children(board, d1, d2, children, MAX_CHILDREN)
-        chosen = best_child(net, children, n, scratch5)
+        chosen = best_child(policy, children, n, scratch5)   # never fails: the network alone
         memcpy(positions + plies * NUM_SLOTS, board, NUM_SLOTS)
         flip_probabilities(scratch5 + chosen * NUM_OUTPUTS, values + plies * NUM_OUTPUTS)
         memcpy(board, children + chosen * NUM_SLOTS, NUM_SLOTS)
@@ -278,6 +286,7 @@ def train_games(NeuralNet network, int games, long long first_game, double alpha
     cdef long long plies = 0
     cdef int g
     cdef float l = lam
+    cdef CEvaluator policy = EngineCEvaluator(network)     # the network being trained, alone
     if children == NULL or scratch == NULL or positions == NULL or values == NULL:
         free(children)
         free(scratch)
@@ -286,7 +295,7 @@ def train_games(NeuralNet network, int games, long long first_game, double alpha
         raise MemoryError()
     with bit_generator.lock, nogil:
         for g in range(games):
-            plies += train_one_game(&network.net, rng,
+            plies += train_one_game(&network.net, &policy.c, rng,
                                     step_size(alpha, half_life, min_alpha, first_game + g),
                                     l, children, scratch, positions, values)
     free(children)

@@ -38,7 +38,7 @@ class Agent(Protocol):
     """Anything that can play one side of a game."""
 
     def choose_move(
-        self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList
+        self, position: Position, dice: tuple[int, int], match: MatchState, legal: MoveList
     ) -> Move | LegalMove | int:
         """The play for ``dice`` in ``position`` (seen from the agent, on roll).
 
@@ -47,7 +47,7 @@ class Agent(Protocol):
         """
         ...
 
-    def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+    def cube_decision(self, position: Position, match: MatchState, question: CubeQuestion) -> bool:
         """True to double (``DOUBLE``) or to take (``TAKE``).
 
         ``position`` is seen from the player on roll: the agent itself for ``DOUBLE``,
@@ -78,13 +78,13 @@ class RandomAgent:
         self.double_probability = double_probability
         self.take_probability = take_probability
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
+    def choose_move(self, position: Position, dice: tuple[int, int], match: MatchState, legal: MoveList) -> Move:
         return legal.move(int(self._rng.integers(len(legal))))
 
-    def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+    def cube_decision(self, position: Position, match: MatchState, question: CubeQuestion) -> bool:
         if question is CubeQuestion.TAKE:
             return bool(self._rng.random() < self.take_probability)
-        if double_is_pointless(state, state.on_roll) or self.double_probability == 0.0:
+        if double_is_pointless(match, match.on_roll) or self.double_probability == 0.0:
             return False
         return bool(self._rng.random() < self.double_probability)
 
@@ -99,12 +99,12 @@ class HeuristicAgent:
     go to the first move listed. Deterministic: no seed needed.
     """
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
+    def choose_move(self, position: Position, dice: tuple[int, int], match: MatchState, legal: MoveList) -> Move:
         if len(legal) == 1:  # a forced play or a pass: nothing to rank
             return legal.move(0)
         return legal.move(int(heuristic_ranking(position, legal.positions)[0]))
 
-    def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+    def cube_decision(self, position: Position, match: MatchState, question: CubeQuestion) -> bool:
         return question is CubeQuestion.TAKE
 
 

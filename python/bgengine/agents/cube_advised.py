@@ -5,13 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bgengine.agents.base import Agent, CubeQuestion
-from bgengine.cube.decision import Evaluator, cube_decision
+from bgengine.cube.decision import CubeDecision, cube_decision
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable
 from bgengine.position import Position
 
 if TYPE_CHECKING:
+    from bgengine.evaluation.evaluator import Evaluator
     from bgengine.move import LegalMove, Move, MoveList
+
+
+def cube_answer(decision: CubeDecision, question: CubeQuestion) -> bool:
+    """An agent's answer by ``decision``: double when the proper action is a double (``DOUBLE``);
+    take when the proper response is a take or a beaver, which games play as a take (``TAKE``)."""
+    if question is CubeQuestion.DOUBLE:
+        return decision.action.doubles
+    return decision.action.response in ("take", "beaver")
 
 
 class CubeAdvisedAgent:
@@ -39,15 +48,14 @@ class CubeAdvisedAgent:
         self.cube_efficiency = cube_efficiency
 
     def choose_move(
-        self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList
+        self, position: Position, dice: tuple[int, int], match: MatchState, legal: MoveList
     ) -> Move | LegalMove | int:
-        return self.checker_agent.choose_move(position, dice, state, legal)
+        return self.checker_agent.choose_move(position, dice, match, legal)
 
-    def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+    def cube_decision(self, position: Position, match: MatchState, question: CubeQuestion) -> bool:
         """True to double (``DOUBLE``) or to take (``TAKE``); ``position`` is the doubler's view."""
         decision = cube_decision(
-            position, state, self.plies, self.evaluator, met=self.met, cube_efficiency=self.cube_efficiency
+            position, match, plies=self.plies, evaluator=self.evaluator, met=self.met,
+            cube_efficiency=self.cube_efficiency,
         )
-        if question is CubeQuestion.DOUBLE:
-            return decision.action.doubles
-        return decision.action.response in ("take", "beaver")
+        return cube_answer(decision, question)

@@ -1,6 +1,6 @@
 """Pit two agents against each other: ``play_game`` and ``play_match``.
 
-The dice come from ``dice`` when given (e.g. ``FixedDice`` in tests), else from
+The dice come from ``dice_source`` when given (e.g. ``FixedDice`` in tests), else from
 ``RandomDice(seed)``; the same seed and agents give the same record. Tied opening
 throws are thrown again and not recorded. Agents are asked the cube questions only
 when the rules give them a choice; they never resign here.
@@ -9,8 +9,6 @@ when the rules give them a choice; they never resign here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
 
 from bgengine.game.actions import Decision, Double, Pass, Play, Roll, Take
 from bgengine.agents.base import Agent, CubeQuestion
@@ -27,12 +25,12 @@ def play_game(
     agent1: Agent,
     *,
     seed: int | None = None,
-    dice: DiceSource | None = None,
-    state: MatchState | None = None,
+    dice_source: DiceSource | None = None,
+    match: MatchState | None = None,
 ) -> Game:
-    """Play one game to its end (money play unless ``state`` says otherwise) and return it."""
-    game = Game(state)
-    finish_game(game, (agent0, agent1), dice if dice is not None else RandomDice(seed))
+    """Play one game to its end (money play unless ``match`` says otherwise) and return it."""
+    game = Game(match)
+    finish_game(game, (agent0, agent1), dice_source if dice_source is not None else RandomDice(seed))
     return game
 
 
@@ -42,32 +40,32 @@ def play_match(
     length: int,
     *,
     seed: int | None = None,
-    dice: DiceSource | None = None,
+    dice_source: DiceSource | None = None,
     names: tuple[str, str] = ("Player 0", "Player 1"),
 ) -> Match:
     """Play a match to ``length`` points and return its record."""
     match = Match(length, names=names)
-    source = dice if dice is not None else RandomDice(seed)
+    source = dice_source if dice_source is not None else RandomDice(seed)
     agents = (agent0, agent1)
     while not match.is_over:
         finish_game(match, agents, source)
     return match
 
 
-def finish_game(record: Game | Match, agents: Sequence[Agent], dice: DiceSource) -> None:
+def finish_game(record: Game | Match, agents: Sequence[Agent], dice_source: DiceSource) -> None:
     """Let ``agents`` play the current game of ``record`` until it ends."""
     game = record.game if isinstance(record, Match) else record
     while not game.is_over:
-        record.push(next_action(game, agents, dice))
+        record.push(next_action(game, agents, dice_source))
 
 
-def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll | Play | Double | Take | Pass:
+def next_action(game: Game, agents: Sequence[Agent], dice_source: DiceSource) -> Roll | Play | Double | Take | Pass:
     """The action the agents (or the dice) take at the game's current decision."""
     decision = game.decision
     if decision is Decision.OPENING_ROLL:
-        return Roll(opening_throw(dice))
+        return Roll(opening_throw(dice_source))
     if decision is Decision.ROLL:
-        return Roll(dice.roll())
+        return Roll(dice_source.roll())
     agent = agents[game.turn]  # type: ignore[index]
     if decision is Decision.CHECKER_PLAY:
         state = game.state
@@ -77,7 +75,7 @@ def next_action(game: Game, agents: Sequence[Agent], dice: DiceSource) -> Roll |
     if decision is Decision.CUBE_OR_ROLL:
         if agent.cube_decision(game.position, game.state, CubeQuestion.DOUBLE):
             return Double()
-        return Roll(dice.roll())
+        return Roll(dice_source.roll())
     if decision is Decision.TAKE_OR_PASS:
         return Take() if agent.cube_decision(game.position, game.state, CubeQuestion.TAKE) else Pass()
     raise ValueError(f"agents do not handle the decision {decision.value}")
@@ -94,28 +92,10 @@ def chosen_move(choice: Move | LegalMove | int | str, legal: MoveList) -> Move:
     return legal.move(choice)  # MoveIndexError when it is not an index into the list
 
 
-def opening_throw(dice: DiceSource) -> tuple[int, int]:
+def opening_throw(dice_source: DiceSource) -> tuple[int, int]:
     """Throw one die each until they differ."""
     while True:
-        first, second = dice.roll()
+        first, second = dice_source.roll()
         if first != second:
             return first, second
 
-
-def random_play_positions(count: int, seed: int) -> list[Position]:
-    """``count`` positions from seeded, uniformly random play (a new game when one ends).
-
-    A cheap, reproducible sample of positions that occur in games, for tests, benchmarks
-    and training checks; each is seen from the player on roll.
-    """
-    rng = np.random.default_rng(seed)
-    positions: list[Position] = []
-    position = Position.initial()
-    while len(positions) < count:
-        moves = position.legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
-        position = moves.position_after(int(rng.integers(len(moves))))
-        if position.is_game_over():
-            position = Position.initial()
-            continue
-        positions.append(position)
-    return positions

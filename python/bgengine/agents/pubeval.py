@@ -17,9 +17,9 @@ class PubEvalAgent:
     Checker play by PubEval's score; it never doubles and always takes.
     """
 
-    def choose_move(self, position: Position, dice: tuple[int, int], state: MatchState, legal: MoveList) -> Move:
+    def choose_move(self, position: Position, dice: tuple[int, int], match: MatchState, legal: MoveList) -> Move:
         index = pubeval_player().choose(np.asarray(position), np.ascontiguousarray(legal.positions))
         return legal.move(int(index))
 
-    def cube_decision(self, position: Position, state: MatchState, question: CubeQuestion) -> bool:
+    def cube_decision(self, position: Position, match: MatchState, question: CubeQuestion) -> bool:
         return question is CubeQuestion.TAKE

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import traceback
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, NoReturn, TypeVar
@@ -348,7 +349,8 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
 @click.option("--probabilities", type=PROBABILITIES, metavar="W,WG,WBG,LG,LBG",
               help="The player on roll's cubeless chances, instead of the engine's evaluation.")
 @click.option("--plies", type=click.IntRange(0, 3), default=0, show_default=True,
-              help="Depth of the cubeless chances put through the cube model (not a cubeful search).")
+              help="Depth of the cubeless chances put through the cube model (not a cubeful search);"
+                   " with --rollout, the depth of checker play and cube decisions inside the games.")
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
               help="Roll out No double and Double/Take cubeful, TRIALS games each (common dice).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout's dice (default: drawn and shown).")
@@ -360,6 +362,8 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
     """Double or not, take or pass: the cube decision of the player on roll before rolling."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
+    rollout_plies = plies if rollout_trials is not None else 0
+    plies = 0 if rollout_trials is not None else plies
     given = [name for name, value in (("--probabilities", probabilities), ("--plies", plies or None),
                                       ("--rollout", rollout_trials)) if value is not None]
     if len(given) > 1:
@@ -368,7 +372,7 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
         raise BadInput("--seed: the seed is for --rollout")
     settings = None
     if rollout_trials is not None:
-        settings = _checked(lambda: make_settings(rollout_trials, seed=seed), "--rollout")
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, checker_plies=rollout_plies), "--rollout")
     where = given[0] if given else "POSITION"
     evaluation, decision = _checked(
         lambda: cube_advice(board, match, probabilities, plies=plies, rollout=settings), where)
@@ -484,7 +488,11 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
               help="A play to roll out (repeatable); default: the best --candidates plays.")
 @click.option("--candidates", type=click.IntRange(1, 100), default=5, show_default=True,
               help="How many of the best plays to roll out when no --move is given.")
-@click.option("--cubeful", is_flag=True, help="Also estimate the cubeful equity (cube decisions at 0-ply).")
+@click.option("--cubeful", is_flag=True, help="Also estimate the cubeful equity (cube decisions at --plies).")
+@click.option("--plies", type=click.IntRange(0, 3), metavar="N",
+              help="Depth of checker play and cube decisions inside the games (default 0, or the preset's).")
+@click.option("--preset", type=click.Choice(["fast", "standard", "strong"]),
+              help="Named settings: fast (0-ply play), standard (1-ply), strong (2-ply).")
 @click.option("--truncate", type=click.IntRange(min=1), metavar="PLIES",
               help="Stop each game after PLIES half-moves and score it with the evaluator.")
 @click.option("--variance-reduction/--no-variance-reduction", default=True, show_default=True,
@@ -497,7 +505,7 @@ def _play_summary(record: Any, human: int, match_length: int, opponent: str, sav
 @json_option
 def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int | None,
             dice: tuple[int, int] | None, moves: tuple[str, ...], candidates: int, cubeful: bool,
-            truncate: int | None, variance_reduction: bool, quasi_random: bool, target_se: float | None,
+            plies: int | None, preset: str | None, truncate: int | None, variance_reduction: bool, quasi_random: bool, target_se: float | None,
             match_length: int | None, score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
     """Monte Carlo rollout of POSITION before the roll, or of plays of the dice, with a live progress bar."""
     board, read_match = position
@@ -507,9 +515,14 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
         raise BadInput("POSITION: the game is over; there is nothing to roll out")
     if moves and dice is None:
         raise BadInput("--move: plays need dice; give --dice")
-    settings = _checked(lambda: make_settings(trials, seed=seed, truncate_plies=truncate,
+    # smaller blocks for deeper play, so the progress bar (and its time left) moves every few seconds
+    depth: dict[str, Any] = {} if plies is None else {"checker_plies": plies, "cube_plies": None,
+                                                       "later_plies": None, "later_from": None,
+                                                       "block_size": max(2, 72 // 6 ** plies)}
+    settings = _checked(lambda: make_settings(trials, seed=seed, preset=preset, truncate_plies=truncate,
                                               variance_reduction=variance_reduction, quasi_random=quasi_random,
-                                              target_standard_error=target_se), "--trials")
+                                              target_standard_error=target_se, **depth),
+                        "--plies" if plies is not None else "--trials")
     report = _rollout_with_progress(board, match, settings, "--move" if moves else "POSITION", dice=dice, moves=moves,
                                     candidates=candidates, cubeful=cubeful)
     if as_json:
@@ -545,7 +558,7 @@ def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: flo
     """
     from dataclasses import replace
 
-    from bgengine.evaluation.training import td as training
+    from bgengine.training import td as training
 
     given: dict[str, Any] = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
     settings = replace(training.TrainingSettings(), **{k: v for k, v in given.items() if v is not None})
@@ -587,6 +600,48 @@ def bench(seconds: float, as_json: bool) -> None:
     from bgengine.cli.output import bench_table, make_console
 
     make_console().print(bench_table(results, machine_summary(), __version__))
+
+
+@cli.command("analyze-match", short_help="Rate every decision of a .sgf or .mat match.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--plies", type=click.IntRange(0, 3), default=2, show_default=True,
+              help="Depth of the analysis: plays' candidates, cube decisions.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads analysing turns (default: one per core). The answers do not depend on it.")
+@click.option("--equity", type=click.Choice(["money", "match"]), default="money", show_default=True,
+              help="Measure checker plays and luck by cubeless money equity or by cubeless MWC at the score.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="REPORT.html",
+              help="Also write a self-contained HTML report with the marked decisions' boards.")
+@json_option
+def analyze_match(file: str, plies: int, workers: int | None, equity: str, html_path: str | None,
+                  as_json: bool) -> None:
+    """Every checker play, cube decision and roll of a match file (GNU Backgammon .sgf or Jellyfish .mat)
+    rated: error rates and PR per player, luck, and the bad and very bad decisions."""
+    import concurrent.futures as cf
+
+    from bgengine.analysis.match_analysis import analyze_match as analyse
+    from bgengine.cli.match_report import analysis_progress, match_analysis_dict, print_match_analysis, read_match_file
+
+    match = _checked(lambda: read_match_file(file), "FILE")
+    with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        with analysis_progress(sys.stderr.isatty()) as progress:
+            analysis = analyse(match, plies, executor=pool, progress=progress, equity=equity)
+    if html_path is not None:
+        from bgengine.cli.match_html import html_report
+
+        try:
+            Path(html_path).write_text(html_report(analysis), encoding="utf-8")
+        except OSError as error:
+            raise BadInput(f"--html: cannot write {html_path}: {error.strerror or error}") from None
+    if as_json:
+        _emit_json("analyze-match", {**match_analysis_dict(analysis, file), "html": html_path})
+        return
+    from bgengine.cli.output import make_console
+
+    console = make_console()
+    print_match_analysis(console, analysis)
+    if html_path is not None:
+        console.print(f"HTML report: {html_path}")
 
 
 def main() -> None:

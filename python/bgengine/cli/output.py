@@ -6,7 +6,7 @@ people, so its layout may change between versions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,12 +16,14 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from bgengine.cli.report import Analysis, Evaluation, MoveChoice
+from bgengine.cli.report import Analysis, MoveChoice
+from bgengine.evaluation.evaluator import Evaluation
 from bgengine.formats.gnubg_id import encode_match_id
-from bgengine.match_state import MatchState
+from bgengine.match_state import CubeOwner, MatchState
 from bgengine.position import Position
+from bgengine.probabilities import EquityUnit
 
-_PROBABILITY_HEADERS = ("Win", "W g", "W bg", "L g", "L bg")  # analysis.PROBABILITY_NAMES order
+_PROBABILITY_HEADERS = ("Win", "W g", "W bg", "L g", "L bg")  # probabilities.FIELD_NAMES order
 
 
 def _table(title: str) -> Table:
@@ -56,11 +58,12 @@ def describe_match(match: MatchState) -> str:
         text = "Money game" + (f" ({', '.join(rules)})" if rules else "")
     if match.crawford:
         return text + ", no cube"
-    if match.cube_owner is None:
+    owner = match.relative_cube_owner()
+    if owner is CubeOwner.CENTRED:
         cube = f"cube {match.cube_value} centred" if match.cube_value > 1 else "cube centred"
     else:
-        owner = "the player on roll" if match.cube_owner == match.on_roll else "the opponent"
-        cube = f"cube {match.cube_value} owned by {owner}"
+        owned_by = "the player on roll" if owner is CubeOwner.PLAYER else "the opponent"
+        cube = f"cube {match.cube_value} owned by {owned_by}"
     return f"{text}, {cube}" + (", double offered" if match.double_offered else "")
 
 
@@ -90,7 +93,7 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def probability_table(title: str, rows: Sequence[tuple[str, Sequence[float], float]]) -> Table:
+def probability_table(title: str, rows: Sequence[tuple[str, Iterable[float], float]]) -> Table:
     """Rows of (label, 5-vector, equity) with the probabilities as percentages."""
     table = _table(title)
     _column(table, "", right=False)
@@ -105,7 +108,7 @@ def probability_table(title: str, rows: Sequence[tuple[str, Sequence[float], flo
 def evaluation_table(evaluation: Evaluation) -> Table:
     """The position's cubeless chances and equity, the player on roll's view before rolling."""
     title = f"Evaluation ({evaluation.source}, cubeless, player on roll before the roll)"
-    return probability_table(title, [("on roll", evaluation.probabilities, evaluation.cubeless_equity)])
+    return probability_table(title, [("on roll", evaluation.probabilities, evaluation.equity)])
 
 
 def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: str | None) -> Table:
@@ -141,12 +144,12 @@ def moves_table(moves: Sequence[MoveChoice], dice: tuple[int, int], ranked_by: s
 
 def cube_table(decision: Any) -> Table:
     """No double / Double-Take / Double-Pass with the doubler's equities and each one's cost."""
-    unit = "money equity" if decision.unit.name == "MONEY" else "match winning chance"
+    unit = "money equity" if decision.unit is EquityUnit.MONEY else "match winning chance"
     table = _table(f"Cube decision before the roll (player on roll doubles; {unit})")
     _column(table, "", right=False)
     _column(table, "Equity")
     _column(table, "Diff")
-    emg = decision.to_emg() if decision.unit.name == "MWC" else None
+    emg = decision.to_emg() if decision.unit is EquityUnit.MWC else None
     if emg is not None:
         _column(table, "EMG")
     rolled_out = decision.trials is not None
@@ -163,7 +166,7 @@ def cube_table(decision: Any) -> Table:
         if emg is not None:
             cells.append(f"{getattr(emg, name):+.3f}")
         if rolled_out:
-            cells.append(_spread(getattr(decision, f"{name}_se", None), percent=emg is not None))
+            cells.append(_spread(getattr(decision, f"{name}_standard_error", None), percent=emg is not None))
         table.add_row(*cells)
     if rolled_out:
         table.caption = (f"cubeful rollout, {decision.trials} games per line, seed {decision.rollout_settings.seed}"
@@ -297,7 +300,7 @@ def print_rollout(console: Console, report: Any) -> None:
         console.print(rollout_result_table("Rollout (cubeless, player on roll before the roll)", result))
         if result.cubeful_equity is not None:
             cubeful = _with_error(result.cubeful_equity, result.cubeful_standard_error)
-            console.print(f"Cubeful ({result.cubeful_unit}): {cubeful}")
+            console.print(f"Cubeful ({result.cubeful_unit.value}): {cubeful}")
     else:
         console.print(rollout_moves_table(report))
     console.print(rollout_footer(report))

@@ -41,7 +41,7 @@ def play_in_terminal(
     length: int = 0,
     human: int = 0,
     seed: int | None = None,
-    dice: DiceSource | None = None,
+    dice_source: DiceSource | None = None,
     names: tuple[str, str] = ("You", "bgengine"),
     game: Game | None = None,
     input: TextIO = sys.stdin,
@@ -61,7 +61,7 @@ def play_in_terminal(
         record = game
     else:
         record = Match(length, names=seats) if length else Game()
-    session = _Session(record, agent, human, dice if dice is not None else RandomDice(seed), names, input, output)
+    session = _Session(record, agent, human, dice_source if dice_source is not None else RandomDice(seed), names, input, output)
     try:
         session.run()
     except _Quit:
@@ -70,9 +70,9 @@ def play_in_terminal(
 
 
 class _Session:
-    def __init__(self, record: Game | Match, agent: Agent, human: int, dice: DiceSource,
+    def __init__(self, record: Game | Match, agent: Agent, human: int, dice_source: DiceSource,
                  names: tuple[str, str], input: TextIO, output: TextIO) -> None:
-        self.record, self.agent, self.human, self.dice = record, agent, human, dice
+        self.record, self.agent, self.human, self.dice_source = record, agent, human, dice_source
         self.names, self.input, self.output = names, input, output
 
     # ----- the loop -----------------------------------------------------------------
@@ -94,7 +94,7 @@ class _Session:
             self.say(f"Match over: {self._name(winner)} won {self._score_text()}.")  # type: ignore[arg-type]
 
     def _opening(self, game: Game) -> None:
-        throw = opening_throw(self.dice)
+        throw = opening_throw(self.dice_source)
         first = 0 if throw[0] > throw[1] else 1
         self.say(f"\nOpening throw: {self._name(0)} {throw[0]}, {self._name(1)} {throw[1]}. "
                  f"{self._name(first)} to play {max(throw)}{min(throw)}.")
@@ -106,7 +106,7 @@ class _Session:
             self.say(f"{self._name(1 - self.human)} accepts.")
             self._push(Accept())
             return
-        action = next_action(game, (self.agent, self.agent), self.dice)
+        action = next_action(game, (self.agent, self.agent), self.dice_source)
         name = self._name(game.turn)  # type: ignore[arg-type]
         self._push(action)
         if isinstance(action, Play):
@@ -180,7 +180,7 @@ class _Session:
             if decision not in (Decision.CUBE_OR_ROLL, Decision.ROLL):
                 self.say(f"You cannot roll now: {decision.value}.")
                 return None
-            return Roll(self.dice.roll())
+            return Roll(self.dice_source.roll())
         if kind is not None:
             return kind()
         self.say(f"Unknown command {command.strip()!r}; type 'help' for the commands.")

@@ -7,20 +7,16 @@ the cube decision before the roll and, with dice, every legal play ranked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.evaluation.evaluator import PROBABILITY_NAMES, evaluate, flip_probabilities, rank_moves
-from bgengine.evaluation.evaluator import money_equity as cubeless_equity
+from bgengine.evaluation.evaluator import Evaluation, evaluate, rank_moves
 from bgengine.formats.gnubg_id import encode_match_id
-from bgengine.match_state import MatchState
+from bgengine.match_state import OWNER_NAMES, MatchState
 from bgengine.position import Position
-
-Probabilities = tuple[float, float, float, float, float]
+from bgengine.probabilities import FIELD_NAMES, GameProbabilities, flipped
 
 
 @dataclass(frozen=True)
@@ -30,21 +26,13 @@ class MoveChoice:
 
     move: str
     result: Position
-    probabilities: Probabilities | None = None  # after the move, the mover's view
-    equity: float | None = None  # cubeless, the mover's view
+    probabilities: GameProbabilities | None = None  # after the move, the mover's view
     plies: int | None = None  # how deep this play was searched
 
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Cubeless probabilities and equity of a position, the player on roll's view before rolling."""
-
-    probabilities: Probabilities
-    source: str  # which evaluator produced them, e.g. "0-ply", "rollout" or "given"
-
     @property
-    def cubeless_equity(self) -> float:
-        return cubeless_equity(self.probabilities)
+    def equity(self) -> float | None:
+        """Cubeless, the mover's view (None when unranked)."""
+        return None if self.probabilities is None else self.probabilities.equity
 
 
 @dataclass(frozen=True)
@@ -66,9 +54,9 @@ class Analysis:
         return board(self.position, match=self.match, dice=self.dice)
 
 
-def mover_view(child_probabilities: Sequence[float]) -> Probabilities:
+def mover_view(child_probabilities: Iterable[float]) -> GameProbabilities:
     """A child's 5-vector (the opponent's view, on roll next) turned to the view of the mover."""
-    return _five(flip_probabilities(np.asarray(child_probabilities, dtype=np.float64)))
+    return GameProbabilities.from_estimate(flipped(child_probabilities))
 
 
 def analyze(
@@ -88,7 +76,7 @@ def analyze(
     if position.is_game_over():
         return Analysis(position, match, dice)
     depth = plies or 0
-    evaluation = Evaluation(_five(evaluate(position, plies=depth).probabilities), f"{depth}-ply")
+    evaluation = Evaluation(GameProbabilities.from_estimate(evaluate(position, plies=depth).probabilities), depth)
     # The cube is turned before the roll: with dice, this is the advice for the position
     # before they were thrown (what a player reviewing the turn asks first).
     before_roll = match.with_changes(dice=None) if match.dice is not None else match
@@ -114,17 +102,11 @@ def cube_advice(
     ``RolloutSettings``) rolls out No double and Double/Take instead.
     """
     if probabilities is not None:
-        evaluation = Evaluation(_five(probabilities), "given")
+        evaluation = Evaluation(GameProbabilities.from_vector(probabilities), source="given")
         return evaluation, cube_decision(position, match, probabilities=evaluation.probabilities)
     decision = cube_decision(position, match, plies=plies or 0, rollout=rollout)
     source = "rollout" if rollout is not None else f"{plies or 0}-ply"
-    return Evaluation(_five(decision.probabilities.as_tuple()), source), decision
-
-
-def _five(values: Sequence[float] | np.ndarray) -> Probabilities:
-    """Five probabilities as a tuple of Python floats (from a list, tuple or array)."""
-    win, win_g, win_bg, lose_g, lose_bg = (float(v) for v in values)
-    return win, win_g, win_bg, lose_g, lose_bg
+    return Evaluation(decision.probabilities, decision.plies, source), decision
 
 
 def ranked_moves(
@@ -133,10 +115,8 @@ def ranked_moves(
     """Every legal play of ``dice``, best first by the engine (``rank_moves``: all plays at
     0-ply, the best candidates searched to ``plies``)."""
     depth = plies or 0
-    ranked = rank_moves(position, dice, depth)
-    choices = tuple(
-        MoveChoice(str(r.move), r.position, _five(r.probabilities), float(r.equity), int(r.plies)) for r in ranked
-    )
+    ranked = rank_moves(position, dice, plies=depth)
+    choices = tuple(MoveChoice(str(r.move), r.position, r.probabilities, int(r.plies)) for r in ranked)
     return choices, f"{depth}-ply"
 
 
@@ -165,7 +145,7 @@ def position_dict(position: Position, match: MatchState) -> dict[str, Any]:
 def match_dict(match: MatchState) -> dict[str, Any]:
     """The ``match`` object of the CLI's JSON output, from the player on roll's side."""
     opponent = 1 - match.on_roll
-    owner = None if match.cube_owner is None else ("on_roll" if match.cube_owner == match.on_roll else "opponent")
+    owner = OWNER_NAMES[match.relative_cube_owner()]
     return {
         "length": match.match_length,
         "score": {"on_roll": match.score[match.on_roll], "opponent": match.score[opponent]},
@@ -181,8 +161,8 @@ def match_dict(match: MatchState) -> dict[str, Any]:
     }
 
 
-def probabilities_dict(probabilities: Sequence[float]) -> dict[str, float]:
-    return {name: round(float(p), 6) for name, p in zip(PROBABILITY_NAMES, probabilities)}
+def probabilities_dict(probabilities: Iterable[float]) -> dict[str, float]:
+    return {name: round(float(p), 6) for name, p in zip(FIELD_NAMES, probabilities)}
 
 
 def moves_dict(moves: Sequence[MoveChoice], ranked_by: str | None) -> dict[str, Any]:
@@ -211,7 +191,7 @@ def evaluation_dict(evaluation: Evaluation | None) -> dict[str, Any] | None:
     return {
         "source": evaluation.source,
         "probabilities": probabilities_dict(evaluation.probabilities),
-        "cubeless_equity": round(evaluation.cubeless_equity, 6),
+        "cubeless_equity": round(evaluation.equity, 6),
     }
 
 
@@ -256,7 +236,7 @@ def cube_dict(decision: CubeDecision) -> dict[str, Any]:
         "plies": None if decision.trials is not None else decision.plies,
         "trials": decision.trials,
         "seed": None if decision.rollout_settings is None else decision.rollout_settings.seed,
-        **{name: _rounded(getattr(decision, name)) for name in STANDARD_ERRORS},
+        **{key: _rounded(getattr(decision, name)) for key, name in STANDARD_ERRORS.items()},
     }
     if unit == "mwc":
         emg = decision.to_emg()
@@ -264,8 +244,13 @@ def cube_dict(decision: CubeDecision) -> dict[str, Any]:
     return result
 
 
-#: The standard errors of rolled-out equities in the ``cube`` object (null without a rollout).
-STANDARD_ERRORS = ("no_double_se", "double_take_se", "double_beaver_se")
+#: The standard errors of rolled-out equities in the ``cube`` object (null without a rollout):
+#: the schema's keys (short names, kept from ``bgengine.cli/1``) and the decision's fields.
+STANDARD_ERRORS = {
+    "no_double_se": "no_double_standard_error",
+    "double_take_se": "double_take_standard_error",
+    "double_beaver_se": "double_beaver_standard_error",
+}
 
 
 def _rounded(value: float | None) -> float | None:

@@ -41,13 +41,16 @@ class RolloutReport:
     result: RolloutResult | None
     plays: tuple[PlayRollout, ...] | None
     settings: RolloutSettings  # with the seed used
-    cubeful: bool = False  # cube decisions were played inside the games (0-ply referee)
+    cubeful: bool = False  # cube decisions were played inside the games (at the settings' cube depth)
 
 
-def make_settings(trials: int, *, seed: int | None = None, **options: Any) -> RolloutSettings:
-    """RolloutSettings with a definite seed (drawn and recorded when None), so a run can be repeated."""
+def make_settings(trials: int, *, seed: int | None = None, preset: str | None = None, **options: Any) -> RolloutSettings:
+    """RolloutSettings (a named preset's, when given) with a definite seed (drawn and
+    recorded when None), so a run can be repeated."""
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)  # a fresh 63-bit seed
+    if preset is not None:
+        return RolloutSettings.preset(preset, trials=trials, seed=seed, **options)
     return RolloutSettings(trials=trials, seed=seed, **options)
 
 
@@ -114,7 +117,7 @@ def result_dict(result: RolloutResult) -> dict[str, Any]:
         "cubeful_standard_error": (
             None if result.cubeful_standard_error is None else round(result.cubeful_standard_error, 6)
         ),
-        "cubeful_unit": result.cubeful_unit,
+        "cubeful_unit": None if result.cubeful_unit is None else result.cubeful_unit.value,
         "trials": result.trials,
         "seconds": round(result.seconds, 3),
         "average_plies": round(result.average_plies, 2),
@@ -125,7 +128,10 @@ def settings_dict(settings: RolloutSettings, cubeful: bool) -> dict[str, Any]:
     """The settings that make a rollout repeatable (the seed included)."""
     names = ("trials", "seed", "quasi_random", "variance_reduction", "truncate_plies", "target_standard_error",
              "bearoff_tables")
-    return {**{name: getattr(settings, name) for name in names}, "cubeful": cubeful}
+    depth = settings.lookahead
+    return {**{name: getattr(settings, name) for name in names}, "cubeful": cubeful,
+            "checker_plies": depth.checker_plies, "cube_plies": depth.cube_plies,
+            "later_plies": settings.later_plies, "later_from": settings.later_from}
 
 
 def report_dict(report: RolloutReport) -> dict[str, Any]:

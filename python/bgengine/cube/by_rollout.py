@@ -16,15 +16,13 @@ from typing import Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
 from bgengine.cube.decision import CubeDecision, EquityUnit, cube_decision, decision_from_equities, efficiency_for
-from bgengine.cube.doubling import relative_owner, why_no_double
 from bgengine.errors import InvalidCubeSettingsError
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.position import Position
-from bgengine.probabilities import GameProbabilities
 from bgengine.cube.referee import cube_referee
-from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout
+from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
 
 def rollout_decision(
@@ -47,15 +45,15 @@ def rollout_decision(
     referee = cube_referee(cube_efficiency)
     root = match.with_changes(dice=None, double_offered=False)
     if settings.bearoff_tables:
-        exact = exact_money_doubling_functions(position, root, relative_owner(root))
+        exact = exact_money_doubling_functions(position, root, root.relative_cube_owner())
         if exact is not None:  # the kernel would stop at the root: the table is the answer
             decision = cube_decision(position, match)
             return replace(decision, note=f"{decision.note}; nothing to roll out")
     no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
-        probabilities=_probabilities(no_double), cube_efficiency=efficiency, match=match,
-        trials=no_double.trials, rollout_settings=settings, no_double_se=no_double.cubeful_standard_error,
+        probabilities=no_double.probabilities, cube_efficiency=efficiency, match=match,
+        trials=no_double.trials, rollout_settings=settings, no_double_standard_error=no_double.cubeful_standard_error,
     )
     if match.is_money:
         fields.update(unit=EquityUnit.MONEY, emg_reference=None)
@@ -64,7 +62,7 @@ def rollout_decision(
         score = MatchScore.from_match_state(match)
         fields.update(unit=EquityUnit.MWC, emg_reference=emg_reference(table, score))
     assert no_double.cubeful_equity is not None
-    reason = why_no_double(root)
+    reason = root.why_no_double()
     if reason:
         return decision_from_equities(no_double.cubeful_equity, None, None, None, note=reason, **fields)
     taker = 1 - root.on_roll
@@ -74,18 +72,18 @@ def rollout_decision(
     assert take.cubeful_equity is not None and take.cubeful_standard_error is not None
     if match.is_money:
         scale = 2.0  # the line's equity is per doubled cube
-        double_take, double_take_se = scale * take.cubeful_equity, scale * take.cubeful_standard_error
+        double_take, double_take_error = scale * take.cubeful_equity, scale * take.cubeful_standard_error
         double_pass = 1.0
-        beaver_allowed = root.beavers and 4 * root.cube_value <= root.max_cube
+        beaver_allowed = root.may_beaver()
         double_beaver = 2.0 * double_take if beaver_allowed else None  # same game at twice the stake
-        double_beaver_se = 2.0 * double_take_se if beaver_allowed else None
+        double_beaver_error = 2.0 * double_take_error if beaver_allowed else None
     else:
-        double_take, double_take_se = take.cubeful_equity, take.cubeful_standard_error
+        double_take, double_take_error = take.cubeful_equity, take.cubeful_standard_error
         double_pass = mwc_after_game(met or default_met(), MatchScore.from_match_state(root), root.cube_value, 0)
-        double_beaver = double_beaver_se = None
+        double_beaver = double_beaver_error = None
     return decision_from_equities(
         no_double.cubeful_equity, double_take, double_pass, double_beaver,
-        double_take_se=double_take_se, double_beaver_se=double_beaver_se, **fields,
+        double_take_standard_error=double_take_error, double_beaver_standard_error=double_beaver_error, **fields,
     )
 
 
@@ -99,9 +97,3 @@ def _checked_settings(settings: Any, met: MatchEquityTable | None) -> RolloutSet
         )
     return settings
 
-
-def _probabilities(result: RolloutResult) -> GameProbabilities:
-    """The No double line's cubeless 5-vector (float rounding can break the order slightly)."""
-    win, wg, wbg, lg, lbg = (min(max(x, 0.0), 1.0) for x in result.probabilities)
-    wg, lg = min(wg, win), min(lg, 1.0 - win)
-    return GameProbabilities.from_vector((win, wg, min(wbg, wg), lg, min(lbg, lg)))

@@ -10,38 +10,26 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
 from bgengine.cube.efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
 from bgengine.match_state import CubeOwner
-from bgengine.cube.doubling import DoublingFunctions, relative_owner, why_no_double
+from bgengine.cube.doubling import DoublingFunctions
 from bgengine.errors import InvalidMatchStateError, InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
 from bgengine.cube.janowski import money_doubling_functions
 from bgengine.cube.match_model import MatchCubeModel
 from bgengine.cube.match_equity import MatchScore, emg_reference
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
-from bgengine.position import Phase, Position
-from bgengine.probabilities import GameProbabilities
+from bgengine.position import Phase, Position, checked_position
+from bgengine.probabilities import EquityUnit, GameProbabilities
 
+if TYPE_CHECKING:
+    from bgengine.evaluation.evaluator import Evaluator
 
 #: Deepest lookahead for the cubeless probabilities (as ``bgengine.evaluate``).
 MAX_PLIES = 3
-
-
-class Evaluator(Protocol):
-    """Anything that gives cubeless probabilities of a position (the player on roll's view)."""
-
-    def evaluate(self, position: Position) -> Any: ...
-
-
-class EquityUnit(enum.Enum):
-    """The unit of a decision's equities."""
-
-    MONEY = "money equity per current cube (Double/Pass = +1)"
-    MWC = "match winning chance"
-    EMG = "normalised money equity of the match (EMG)"
 
 
 class CubeAction(enum.Enum):
@@ -113,7 +101,7 @@ class CubeDecision:
     double (``note`` says why); the points are None too when the equities are exact
     table values (money play in the two-sided bear-off table), which no model inverts, and
     for rollouts. ``plies`` is the depth of the probabilities; a rollout decision also
-    carries ``*_se`` (standard errors of its rolled-out equities, same unit), ``trials``
+    carries ``*_standard_error`` (standard errors of its rolled-out equities, same unit), ``trials``
     per line and ``rollout_settings`` (with the seed used); all None otherwise.
     """
 
@@ -132,9 +120,9 @@ class CubeDecision:
     note: str = ""
     emg_reference: tuple[float, float] | None = None  # MWC after winning, losing the cube
     plies: int = 0  # depth of the cubeless probabilities (0 for rollouts and given ones)
-    no_double_se: float | None = None  # standard errors of rollout equities (None: not rolled out)
-    double_take_se: float | None = None
-    double_beaver_se: float | None = None
+    no_double_standard_error: float | None = None  # of rolled-out equities (None: not rolled out)
+    double_take_standard_error: float | None = None
+    double_beaver_standard_error: float | None = None
     trials: int | None = None  # rollout trials of each line (None: no rollout)
     rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
 
@@ -173,9 +161,9 @@ class CubeDecision:
             double_beaver=maybe_emg(self.double_beaver),
             errors=errors,
             unit=EquityUnit.EMG,
-            no_double_se=maybe_scaled(self.no_double_se),
-            double_take_se=maybe_scaled(self.double_take_se),
-            double_beaver_se=maybe_scaled(self.double_beaver_se),
+            no_double_standard_error=maybe_scaled(self.no_double_standard_error),
+            double_take_standard_error=maybe_scaled(self.double_take_standard_error),
+            double_beaver_standard_error=maybe_scaled(self.double_beaver_standard_error),
         )
 
     @property
@@ -189,10 +177,10 @@ class CubeDecision:
         lines = [f"Proper cube action: {self.action}" + (f" ({self.note})" if self.note else "")]
         best = self.no_double if self.errors is None else self.no_double + self.errors.doubler_no_double
         for label, value, error in (
-            ("No double", self.no_double, self.no_double_se),
-            ("Double/Take", self.double_take, self.double_take_se),
+            ("No double", self.no_double, self.no_double_standard_error),
+            ("Double/Take", self.double_take, self.double_take_standard_error),
             ("Double/Pass", self.double_pass, None),
-            ("Double/Beaver", self.double_beaver, self.double_beaver_se),
+            ("Double/Beaver", self.double_beaver, self.double_beaver_standard_error),
         ):
             if value is not None:
                 spread = "" if error is None else f" ± {1.96 * error:.4f}"
@@ -206,11 +194,11 @@ class CubeDecision:
 def cube_decision(
     position: Position | None = None,
     match: MatchState | None = None,
+    *,
     plies: int = 0,
     evaluator: Evaluator | None = None,
     probabilities: Any = None,
     rollout: Any = None,
-    *,
     met: MatchEquityTable | None = None,
     cube_efficiency: float | None = None,
 ) -> CubeDecision:
@@ -233,8 +221,8 @@ def cube_decision(
         raise InvalidMatchStateError(
             f"the cube is turned before rolling, but dice {match.dice[0]}{match.dice[1]} are already rolled"
         )
-    if position is not None and not isinstance(position, Position):
-        raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
+    if position is not None:
+        checked_position(position)
     if position is not None and position.phase is Phase.OVER:
         raise InvalidPositionError("the game is over: there is no cube decision")
     plies = _checked_plies(plies, probabilities, rollout)
@@ -247,7 +235,7 @@ def cube_decision(
     chances = _probabilities(position, evaluator, probabilities, plies)
     efficiency = efficiency_for(position, cube_efficiency)
     if match.is_money:
-        owner = relative_owner(match)
+        owner = match.relative_cube_owner()
         exact = None
         if position is not None and probabilities is None:
             exact = exact_money_doubling_functions(position, match, owner)
@@ -256,7 +244,7 @@ def cube_decision(
     table = met or default_met()
     score = MatchScore.from_match_state(match)
     model = MatchCubeModel(chances, score, table, efficiency)
-    functions = model.doubling_functions(why_no_double(match))
+    functions = model.doubling_functions(match.why_no_double())
     decision = _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
     return replace(decision, plies=plies)
 
@@ -294,7 +282,7 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
         )
     from bgengine.evaluation.evaluator import evaluate
 
-    return GameProbabilities.from_vector(evaluate(position, plies, evaluator=evaluator).probabilities)
+    return evaluate(position, plies=plies, evaluator=evaluator).probabilities
 
 
 def efficiency_for(position: Position | None, given: float | None) -> float:
@@ -348,7 +336,7 @@ def decision_from_equities(
         taker_pass=_cost(drop - response),
         taker_beaver=None if beaver is None else _cost(beaver - response),
     )
-    redouble = relative_owner(fields["match"]) is CubeOwner.PLAYER
+    redouble = fields["match"].relative_cube_owner() is CubeOwner.PLAYER
     action = _action(no_double, take, drop, beaver, redouble=redouble)
     return CubeDecision(no_double, take, drop, beaver, action, None, None, errors, **fields)
 

@@ -9,13 +9,8 @@ the errors and the take and cash points are computed once, here and in ``cube``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bgengine.cube.piecewise_linear import PiecewiseLinear
-from bgengine.match_state import CubeOwner
-
-if TYPE_CHECKING:
-    from bgengine.match_state import MatchState
 
 
 @dataclass(frozen=True)
@@ -39,21 +34,3 @@ def with_immediate_redouble(
     """
     redoubled = doubler_takes_redouble.maximum(PiecewiseLinear.constant(doubler_passes))
     return double_take.minimum(redoubled)
-
-
-def relative_owner(match: MatchState) -> CubeOwner:
-    """The cube's owner seen from the player on roll of ``match``."""
-    if match.cube_owner is None:
-        return CubeOwner.CENTRED
-    return CubeOwner.PLAYER if match.cube_owner == match.on_roll else CubeOwner.OPPONENT
-
-
-def why_no_double(match: MatchState) -> str:
-    """Why the rules forbid the player on roll to double now; "" when they may."""
-    if match.crawford:
-        return "Crawford game: the cube is out of play"
-    if match.cube_owner is not None and match.cube_owner != match.on_roll:
-        return "the opponent owns the cube"
-    if match.cube_value * 2 > match.max_cube:
-        return f"the cube is at its maximum ({match.cube_value})"
-    return ""

@@ -10,7 +10,7 @@ value, from the player on roll.
 from __future__ import annotations
 
 from bgengine.match_state import CubeOwner
-from bgengine.cube.doubling import DoublingFunctions, why_no_double, with_immediate_redouble
+from bgengine.cube.doubling import DoublingFunctions, with_immediate_redouble
 from bgengine.match_state import MatchState
 from bgengine.cube.piecewise_linear import PiecewiseLinear
 from bgengine.probabilities import GameProbabilities
@@ -78,7 +78,7 @@ def money_doubling_functions(
     """
     W, L = probabilities.average_win_value(), probabilities.average_loss_value()  # noqa: N806
     no_double = cubeful_equity(W, L, owner, efficiency, jacoby=match.jacoby)
-    reason = why_no_double(match)
+    reason = match.why_no_double()
     if reason:
         return DoublingFunctions(no_double, None, None, note=reason)
     taker_owns = cubeful_equity(W, L, CubeOwner.OPPONENT, efficiency)
@@ -87,5 +87,5 @@ def money_doubling_functions(
     if room_for_redouble:
         doubler_owns = cubeful_equity(W, L, CubeOwner.PLAYER, efficiency)
         double_take = with_immediate_redouble(double_take, doubler_owns.scaled(4.0), -2.0)
-    double_beaver = taker_owns.scaled(4.0) if match.beavers and room_for_redouble else None
+    double_beaver = taker_owns.scaled(4.0) if match.may_beaver() else None
     return DoublingFunctions(no_double, double_take, 1.0, double_beaver)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bgengine.match_state import CubeOwner
-from bgengine.cube.doubling import relative_owner
 from bgengine.errors import InvalidMatchStateError
 from bgengine.match_state import RULES_MAX_CUBE, MatchState
 from bgengine.cube.met import MwcSource, default_met
@@ -37,7 +36,7 @@ class MatchScore:
             away=match.away(match.on_roll),
             opponent_away=match.away(1 - match.on_roll),
             cube_value=match.cube_value,
-            cube_owner=relative_owner(match),
+            cube_owner=match.relative_cube_owner(),
             crawford=match.crawford,
             post_crawford=match.is_post_crawford,
             max_cube=match.max_cube,

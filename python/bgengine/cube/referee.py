@@ -18,18 +18,12 @@ from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
-from bgengine.probabilities import GameProbabilities
-from bgengine.rollouts.referee import (
-    DOUBLE_BEAVER,
-    DOUBLE_PASS,
-    DOUBLE_TAKE,
-    MONEY_UNIT,
-    MWC_UNIT,
-    NO_DOUBLE,
-    RefereeFactory,
-)
+from bgengine.probabilities import EquityUnit, GameProbabilities
+from bgengine.rollouts.referee import DOUBLE_BEAVER, DOUBLE_PASS, DOUBLE_TAKE, NO_DOUBLE, RefereeFactory
 
-_OWNER_FROM_MOVER = {0: CubeOwner.CENTRED, 1: CubeOwner.PLAYER, -1: CubeOwner.OPPONENT}
+# The seam's owner codes (seen from the mover: +1 the mover, -1 the other side, 0 centred).
+_OWNER_FROM_KERNEL = {0: CubeOwner.CENTRED, 1: CubeOwner.PLAYER, -1: CubeOwner.OPPONENT}
+_KERNEL_OWNER = {owner: code for code, owner in _OWNER_FROM_KERNEL.items()}
 
 
 @dataclass(frozen=True)
@@ -47,20 +41,20 @@ class CubeReferee:
     root_may_double: bool = False  # True after a move: the next player may double at once
 
     @property
-    def unit(self) -> str:
-        return MONEY_UNIT if self.match.is_money else MWC_UNIT
+    def unit(self) -> EquityUnit:
+        return EquityUnit.MONEY if self.match.is_money else EquityUnit.MWC
 
     def initial_cube(self) -> tuple[int, int, int]:
         """(cube value, owner seen from the root, largest value the cube may reach)."""
         m = self.match
-        owner = 0 if m.cube_owner is None else (1 if m.cube_owner == m.on_roll else -1)
+        owner = _KERNEL_OWNER[m.relative_cube_owner()]
         largest = m.cube_value if m.crawford else m.max_cube
         return m.cube_value, owner, largest
 
     def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
         """The match state with the player on roll being the mover (player 0 is the root)."""
         on_roll = self.match.on_roll if mover_is_root else 1 - self.match.on_roll
-        owner = None if owner_from_mover == 0 else (on_roll if owner_from_mover == 1 else 1 - on_roll)
+        owner = _OWNER_FROM_KERNEL[owner_from_mover].absolute(on_roll)
         return self.match.with_changes(
             cube_value=cube_value, cube_owner=owner, on_roll=on_roll, dice=None, double_offered=False
         )
@@ -69,7 +63,7 @@ class CubeReferee:
         """The mover's action at 0-ply from the mover's probabilities, as a kernel code."""
         decision = cube_decision(
             match=self._state(cube_value, owner_from_mover, mover_is_root),
-            probabilities=_clamped(mover5),
+            probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
         )
         return _ACTION_CODES.get(decision.action, NO_DOUBLE)
@@ -77,9 +71,8 @@ class CubeReferee:
     def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
         """Value for the root of a game it won (> 0) or lost (< 0) as a single (1), gammon (2)
         or backgammon (3) at this cube; under the Jacoby rule a centred cube's gammons count 1."""
-        if self.match.jacoby and centred:
-            root_result = 1 if root_result > 0 else -1
-        root_points = root_result * cube_value
+        points = self.match.game_points(abs(root_result), cube_value, centred=centred)
+        root_points = points if root_result > 0 else -points
         if self.match.is_money:
             return root_points / self.match.cube_value
         score = MatchScore.from_match_state(self.match)
@@ -90,7 +83,7 @@ class CubeReferee:
         """0-ply cubeful value for the root of a position where the game stops (truncation)."""
         decision = cube_decision(
             match=self._state(cube_value, owner_from_mover, mover_is_root),
-            probabilities=_clamped(mover5),
+            probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
         )
         best = decision.no_double
@@ -112,16 +105,6 @@ class CubeReferee:
 
     def _met(self) -> MatchEquityTable:
         return default_met()
-
-
-def _clamped(p5: Sequence[float]) -> GameProbabilities:
-    """Probabilities as the cube logic accepts them (float32 rounding can break order)."""
-    win = min(max(float(p5[0]), 0.0), 1.0)
-    wg = min(max(float(p5[1]), 0.0), win)
-    wbg = min(max(float(p5[2]), 0.0), wg)
-    lg = min(max(float(p5[3]), 0.0), 1.0 - win)
-    lbg = min(max(float(p5[4]), 0.0), lg)
-    return GameProbabilities.from_vector((win, wg, wbg, lg, lbg))
 
 
 _ACTION_CODES = {

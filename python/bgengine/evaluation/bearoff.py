@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bgcore import _bearoff
+from bgcore import _bearoff_index, _bearoff_one_sided, _bearoff_two_sided, _race
 
 from bgengine.match_state import CubeOwner
 from bgengine.errors import InvalidPositionError
@@ -191,15 +191,15 @@ class OneSidedTable:
     @property
     def first_rank(self) -> int:
         """Rank of the first position with all 15 checkers on the board."""
-        return int(_bearoff.one_sided_size(14, self.points))
+        return int(_bearoff_index.one_sided_size(14, self.points))
 
     def rank(self, counts: SideCounts) -> int:
         """Rank of a side's position: counts for points 1..points, or {point: count}."""
-        return int(_bearoff.one_sided_rank_of(_side_counts(counts, self.points)))
+        return int(_bearoff_index.one_sided_rank_of(_side_counts(counts, self.points)))
 
     def counts(self, rank: int) -> list[int]:
         """Counts for points 1..points of the position of this rank."""
-        return list(_bearoff.one_sided_counts_of(rank, self.points))
+        return list(_bearoff_index.one_sided_counts_of(rank, self.points))
 
     def rolls_distribution(self, counts: SideCounts) -> np.ndarray:
         """P(all checkers off in exactly k rolls), k = 0, 1, ...; the side rolls every turn."""
@@ -254,7 +254,7 @@ class TwoSidedTable:
                 raise InvalidPositionError(
                     f"{side} has {sum(values)} checkers; this table holds 1..{self.max_checkers}"
                 )
-            ranks.append(int(_bearoff.one_sided_rank_of(values)))
+            ranks.append(int(_bearoff_index.one_sided_rank_of(values)))
         return ranks[0], ranks[1]
 
     def win_probability(self, mover: SideCounts, opponent: SideCounts) -> float:
@@ -327,19 +327,20 @@ class BearoffEquities:
 _LOCK = threading.Lock()
 _ONE_SIDED: dict[int, OneSidedTable] = {}
 _TWO_SIDED: dict[int, TwoSidedTable] = {}
+_RACE_TABLES: dict[tuple[int | None, int | None], _race.RaceTables] = {}
 
 
 def build_one_sided_table(points: int = HOME_POINTS, progress: Progress | None = None) -> OneSidedTable:
     """Build (no cache) the one-sided table for ``points`` points; see docs/bearoff.md for costs."""
     _check_points(points)
-    rolls, expected, first_off, first_expected = _bearoff.build_one_sided(points, progress)
+    rolls, expected, first_off, first_expected = _bearoff_one_sided.build_one_sided(points, progress)
     return OneSidedTable(points, rolls, expected, first_off, first_expected)
 
 
 def build_two_sided_table(max_checkers: int = DEFAULT_TWO_SIDED_CHECKERS) -> TwoSidedTable:
     """Build (no cache) the two-sided table for up to ``max_checkers`` checkers per side."""
     _check_two_sided_checkers(max_checkers)
-    win, cubeful = _bearoff.build_two_sided(max_checkers)
+    win, cubeful = _bearoff_two_sided.build_two_sided(max_checkers)
     return TwoSidedTable(max_checkers, win, cubeful)
 
 
@@ -382,33 +383,42 @@ def two_sided_table(max_checkers: int = DEFAULT_TWO_SIDED_CHECKERS, *, cache: bo
         return _TWO_SIDED[max_checkers]
 
 
-def install_tables(
+def race_tables(
     *,
     two_sided_checkers: int | None = DEFAULT_TWO_SIDED_CHECKERS,
     wide_points: int | None = None,
     cache: bool = True,
-) -> None:
-    """Load the tables and hand them to the core's race kernels (idempotent).
+) -> _race.RaceTables:
+    """The tables a race evaluation reads, for the core's kernels (made once per choice).
 
-    The six-point one-sided table is always installed; the two-sided table unless
+    The six-point one-sided table always; the two-sided table unless
     ``two_sided_checkers`` is None; a wider one-sided table when ``wide_points`` > 6.
+    Each evaluator holds the set it asked for, so evaluators with different choices can
+    be used from any threads at once; the sets are read-only and shared.
     """
+    key = (two_sided_checkers or None, wide_points if wide_points and wide_points > HOME_POINTS else None)
+    found = _RACE_TABLES.get(key)
+    if found is not None:
+        return found
     home = one_sided_table(HOME_POINTS, cache=cache)
-    wanted = (
-        HOME_POINTS,
-        wide_points if wide_points and wide_points > HOME_POINTS else 0,
-        two_sided_checkers or 0,
+    wide = None
+    if key[1] is not None:
+        table = one_sided_table(key[1], cache=cache)
+        wide = (table.points, table.rolls, table.expected, table.first_off)
+    two_sided = None
+    if key[0] is not None:
+        pair = two_sided_table(key[0], cache=cache)
+        two_sided = (pair.max_checkers, pair.win, pair.cubeful)
+    made = _race.RaceTables(
+        (home.rolls, home.expected, home.first_off), wide, two_sided, recipe=(_race_tables_by_key, key)
     )
-    if _bearoff.installed_tables() == wanted:
-        return
-    _bearoff.uninstall_tables()
-    _bearoff.install_one_sided(HOME_POINTS, home.rolls, home.expected, home.first_off)
-    if wanted[1]:
-        wide = one_sided_table(wanted[1], cache=cache)
-        _bearoff.install_one_sided(wanted[1], wide.rolls, wide.expected, wide.first_off)
-    if wanted[2]:
-        table = two_sided_table(wanted[2], cache=cache)
-        _bearoff.install_two_sided(wanted[2], table.win, table.cubeful)
+    with _LOCK:
+        return _RACE_TABLES.setdefault(key, made)
+
+
+def _race_tables_by_key(two_sided_checkers: int | None, wide_points: int | None) -> _race.RaceTables:
+    """``race_tables`` by position, so a pickled RaceTables is rebuilt from its choice."""
+    return race_tables(two_sided_checkers=two_sided_checkers, wide_points=wide_points)
 
 
 def forget_loaded_tables() -> None:
@@ -416,7 +426,7 @@ def forget_loaded_tables() -> None:
     with _LOCK:
         _ONE_SIDED.clear()
         _TWO_SIDED.clear()
-        _bearoff.uninstall_tables()
+        _RACE_TABLES.clear()
 
 
 def _check_points(points: object) -> None:

@@ -4,7 +4,7 @@ Probabilities are the cumulative 5-vector (win, win_gammon, win_backgammon, lose
 lose_backgammon) from the player on roll, before the roll. An evaluator is anything with
 ``evaluate(position)`` and ``evaluate_batch(boards)``; the engine's own is
 ``NetworkEvaluator`` (finished games exact, races from the bear-off/race tables, contact
-positions from the network trained by ``bgengine.evaluation.training.td``). n-ply lookahead averages the
+positions from the network trained by ``bgengine.training.td``). n-ply lookahead averages the
 21 rolls, each with the best reply searched one ply less among the few best 0-ply
 candidates (``MoveFilter``).
 """
@@ -22,43 +22,40 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgcore import _nn, _nply
+from bgcore import _engine, _evaluator, _nn, _nply
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.move import Move, MoveList, Roll, legal_moves
-from bgengine.position import NUM_SLOTS, Position
+from bgengine.position import NUM_SLOTS, Position, checked_position
+from bgengine.probabilities import GameProbabilities, equity, flipped
 
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_PLIES = 3
 WEIGHTS_RESOURCE = "data/evaluator_weights.npz"
 
 
-def money_equity(probabilities: Sequence[float] | np.ndarray) -> float:
-    """Cubeless money equity of a 5-vector, from the same player's view."""
-    win, win_g, win_bg, lose_g, lose_bg = (float(x) for x in probabilities)
-    return 2.0 * win - 1.0 + win_g - lose_g + win_bg - lose_bg
-
-
-def flip_probabilities(probabilities: np.ndarray) -> np.ndarray:
-    """The same 5-vector(s) seen by the other player (last axis of length 5)."""
-    p = np.asarray(probabilities, dtype=np.float32)
-    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
-
-
 @dataclass(frozen=True)
 class Evaluation:
-    """Cubeless probabilities of a position, player on roll's view before the roll."""
+    """Cubeless probabilities of a position, player on roll's view before the roll.
 
-    probabilities: tuple[float, float, float, float, float]
-    plies: int
+    ``source`` says where they come from: ``"0-ply"``, ``"2-ply"`` (the evaluator at
+    ``plies``, the default), ``"given"`` or ``"rollout"``.
+    """
+
+    probabilities: GameProbabilities
+    plies: int = 0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.source:
+            object.__setattr__(self, "source", f"{self.plies}-ply")
 
     @property
     def equity(self) -> float:
         """Cubeless money equity for the player on roll."""
-        return money_equity(self.probabilities)
+        return self.probabilities.equity
 
     def as_dict(self) -> dict[str, float]:
-        return dict(zip(PROBABILITY_NAMES, self.probabilities))
+        return self.probabilities.as_dict()
 
 
 @dataclass(frozen=True)
@@ -67,13 +64,13 @@ class RankedMove:
 
     move: Move
     position: Position  # after the move, seen from the next player on roll
-    probabilities: tuple[float, float, float, float, float]  # the mover's view
+    probabilities: GameProbabilities  # the mover's view
     plies: int  # how deep this move was searched
 
     @property
     def equity(self) -> float:
         """Cubeless money equity for the player making the move."""
-        return money_equity(self.probabilities)
+        return self.probabilities.equity
 
 
 @dataclass(frozen=True)
@@ -125,23 +122,28 @@ class NetworkEvaluator:
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True) -> None:
         self.network = network
         self.race_tables = race_tables
-        self._tables_installed = False
+        self._kernel: _engine.EngineCEvaluator | None = None
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
-        """Load weights from an ``.npz`` written by ``bgengine.evaluation.training.td`` (or shipped data)."""
+        """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data)."""
         with np.load(path) as data:
             network = _nn.NeuralNet(
                 data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
             )
         return cls(network, **options)
 
-    def _ready(self) -> None:
-        if self.race_tables and not self._tables_installed:
-            from bgengine.evaluation import bearoff
+    def c_evaluator(self) -> _engine.EngineCEvaluator:
+        """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once."""
+        kernel = self._kernel
+        if kernel is None or kernel.network is not self.network or (kernel.tables is not None) != self.race_tables:
+            tables = None
+            if self.race_tables:
+                from bgengine.evaluation import bearoff
 
-            bearoff.install_tables()
-            self._tables_installed = True
+                tables = bearoff.race_tables()
+            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables)
+        return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one position (player on roll's view)."""
@@ -153,16 +155,15 @@ class NetworkEvaluator:
 
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
-        self._ready()
-        return _lookahead(self.network, boards, plies, move_filter, race_tables=self.race_tables)
+        return _lookahead(self.c_evaluator(), boards, plies, move_filter)
 
 
 def _lookahead(
-    static: Any, boards: np.ndarray, plies: int, move_filter: MoveFilter | None, race_tables: bool = True
+    evaluator: _evaluator.CEvaluator, boards: np.ndarray, plies: int, move_filter: MoveFilter | None
 ) -> np.ndarray:
-    """The C search over ``static`` (a NeuralNet, or any object with ``evaluate_batch``)."""
+    """The C search over a C evaluator (the engine's runs without the GIL)."""
     move_filter = move_filter or MoveFilter()
-    return _nply.nply_evaluate(static, boards, plies, move_filter.keep, move_filter.margin, race_tables=race_tables)
+    return _nply.nply_evaluate(evaluator, boards, plies, move_filter.keep, move_filter.margin)
 
 
 class _RowByRowEvaluator:
@@ -233,13 +234,13 @@ def _probabilities(evaluator: Any, boards: np.ndarray, plies: int, move_filter: 
     """n-ply probabilities with any evaluator (the engine's runs in C without the GIL)."""
     if isinstance(evaluator, NetworkEvaluator):
         return evaluator.evaluate_plies(boards, plies, move_filter)
-    return _lookahead(evaluator, boards, plies, move_filter)
+    return _lookahead(_evaluator.PythonEvaluator(evaluator), boards, plies, move_filter)
 
 
 def evaluate(
     position: Position,
-    plies: int = 0,
     *,
+    plies: int = 0,
     evaluator: Evaluator | None = None,
     move_filter: MoveFilter | None = None,
 ) -> Evaluation:
@@ -248,19 +249,18 @@ def evaluate(
     ``plies`` = 0 is the static evaluation; n > 0 averages the 21 rolls, each with the
     best reply searched at n-1 plies (among the candidates ``move_filter`` keeps).
     """
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, got {type(position).__name__}")
+    checked_position(position)
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
     result = _probabilities(evaluator, _boards_array(position), plies, move_filter)[0]
-    return Evaluation(tuple(float(x) for x in result), plies)  # type: ignore[arg-type]
+    return Evaluation(GameProbabilities.from_estimate(result), plies)
 
 
 def rank_moves(
     position: Position,
     dice: Roll,
-    plies: int = 0,
     *,
+    plies: int = 0,
     evaluator: Evaluator | None = None,
     move_filter: MoveFilter | None = None,
     candidates: MoveFilter = ROOT_FILTER,
@@ -271,17 +271,16 @@ def rank_moves(
     searched at that depth (each resulting position looked ahead ``plies`` rolls) and rank
     above the others.
     """
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, got {type(position).__name__}")
     return rank_legal_moves(
-        legal_moves(position, dice), plies, evaluator=evaluator, move_filter=move_filter, candidates=candidates
+        legal_moves(checked_position(position), dice),
+        plies=plies, evaluator=evaluator, move_filter=move_filter, candidates=candidates,
     )
 
 
 def rank_legal_moves(
     legal: MoveList,
-    plies: int = 0,
     *,
+    plies: int = 0,
     evaluator: Evaluator | None = None,
     move_filter: MoveFilter | None = None,
     candidates: MoveFilter = ROOT_FILTER,
@@ -293,17 +292,17 @@ def rank_legal_moves(
     values = _probabilities(evaluator, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
-        equities = _child_equities(values)
+        equities = equity(values)  # the next player's: lower is better for the mover
         order = np.argsort(equities, kind="stable")[: candidates.keep]
         chosen = order[equities[order] <= equities[order[0]] + candidates.margin]
         values[chosen] = _probabilities(evaluator, children[chosen], plies, move_filter)
         depth[chosen] = plies
-    mover_view = flip_probabilities(values)
+    mover_view = flipped(values)
     ranked = [
         RankedMove(
             move=legal.moves[i],
             position=legal.position_after(i),
-            probabilities=tuple(float(x) for x in mover_view[i]),  # type: ignore[arg-type]
+            probabilities=GameProbabilities.from_estimate(mover_view[i]),
             plies=int(depth[i]),
         )
         for i in range(len(children))
@@ -312,18 +311,13 @@ def rank_legal_moves(
     return ranked
 
 
-def _child_equities(values: np.ndarray) -> np.ndarray:
-    """Equities of children for the next player (lower is better for the mover)."""
-    return 2 * values[:, 0] - 1 + values[:, 1] - values[:, 3] + values[:, 2] - values[:, 4]
-
-
 def best_move(
     position: Position,
     dice: Roll,
-    plies: int = 0,
     *,
+    plies: int = 0,
     evaluator: Evaluator | None = None,
     move_filter: MoveFilter | None = None,
 ) -> RankedMove:
     """The best legal move of ``dice`` at ``plies`` (see ``rank_moves``)."""
-    return rank_moves(position, dice, plies, evaluator=evaluator, move_filter=move_filter)[0]
+    return rank_moves(position, dice, plies=plies, evaluator=evaluator, move_filter=move_filter)[0]

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from bgcore import _bearoff
+from bgcore import _race
 
 from bgengine.evaluation import bearoff
 from bgengine.errors import InvalidPositionError, NotARaceError
-from bgengine.position import NUM_CHECKERS, NUM_SLOTS, Phase, Position
+from bgengine.position import NUM_CHECKERS, NUM_SLOTS, Phase, Position, checked_position
 
 HOME_POINTS = bearoff.HOME_POINTS
 
@@ -29,7 +29,8 @@ class RaceEvaluator:
 
     ``two_sided_checkers``: per-side size of the exact two-sided table (None: one-sided
     formula only); ``wide_points``: also use a one-sided table on that many points (7..10)
-    for checkers outside the home board.
+    for checkers outside the home board. The choice belongs to this evaluator alone:
+    evaluators with different choices can be used from any threads at once.
     """
 
     def __init__(
@@ -46,17 +47,16 @@ class RaceEvaluator:
         self.wide_points = wide_points
         self.cache = cache
 
-    def _install(self) -> None:
-        bearoff.install_tables(
+    def tables(self) -> _race.RaceTables:
+        """The core's tables for this evaluator's choice (loaded or built on first use)."""
+        return bearoff.race_tables(
             two_sided_checkers=self.two_sided_checkers, wide_points=self.wide_points, cache=self.cache
         )
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one race position (player on roll's view, before the roll)."""
-        if not isinstance(position, Position):
-            raise TypeError(f"expected a Position, got {type(position).__name__}")
-        self._install()
-        values = _bearoff.race_probabilities_of(position.to_bytes())
+        checked_position(position)
+        values = self.tables().race_probabilities_of(position.to_bytes())
         if values is None:
             raise NotARaceError("the position still has contact; race evaluation needs none")
         return np.array(values, dtype=np.float32)
@@ -64,10 +64,10 @@ class RaceEvaluator:
     def evaluate_batch(self, boards: Any) -> np.ndarray:
         """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array."""
         checked = _int8_boards(boards)
-        self._install()
+        tables = self.tables()
         out = np.empty((checked.shape[0], 5), dtype=np.float32)
         try:
-            done = _bearoff.race_probabilities_batch(checked, out)
+            done = tables.race_probabilities_batch(checked, out)
         except ValueError as error:  # the core's check: not a possible position
             raise InvalidPositionError(str(error)) from None
         if not done.all():
@@ -153,14 +153,14 @@ def race_counts(position: Position, evaluator: RaceEvaluator | None = None) -> R
     """
     if position.phase not in (Phase.RACE, Phase.BEAROFF):
         raise NotARaceError("race counts need a position without contact that is not over")
-    (evaluator or _DEFAULT)._install()
+    tables = (evaluator or _DEFAULT).tables()
     pips = position.pip_counts()
     own, theirs, _, _ = position.points()
     board = position.to_bytes()
     epcs, keiths, thorps = [], [], []
     for side, (points, side_pips) in enumerate(((own, pips[0]), (theirs, pips[1]))):
         home = [points.get(p, 0) for p in range(1, HOME_POINTS + 1)]
-        distributions = _bearoff.side_roll_distributions(board, side == 0)
+        distributions = tables.side_roll_distributions(board, side == 0)
         rolls = distributions[0]
         epcs.append(float(bearoff.PIPS_PER_ROLL * np.dot(np.arange(rolls.size), rolls)))
         keiths.append(keith_count(home, side_pips))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from bgengine.formats._bits import BitReader, BitWriter, decode_base64_key, encode_base64_key
+from bgengine.dice import checked_roll
 from bgengine.errors import InvalidMatchStateError, InvalidNotationError, InvalidPositionError, checked_text, quoted
 from bgengine.match_state import MatchState
 from bgengine.position import NUM_CHECKERS, Position
@@ -145,8 +146,7 @@ def decode_match_id(text: str) -> MatchState:
         raise InvalidMatchStateError(f"Match ID {text!r}: game state {game_state} means nothing")
     if double_offered and turn == on_roll:
         raise InvalidMatchStateError(f"Match ID {text!r}: a double is offered but the doubler is to decide")
-    if (dice[0] == 0) != (dice[1] == 0) or max(dice) > 6:
-        raise InvalidMatchStateError(f"Match ID {text!r}: dice {dice} are not a roll")
+    rolled = None if dice == (0, 0) else checked_roll(dice, f"Match ID {text!r}: dice {dice} are not a roll;")
     return MatchState(
         match_length=length,
         score=score,
@@ -155,7 +155,7 @@ def decode_match_id(text: str) -> MatchState:
         on_roll=on_roll,
         crawford=crawford,
         jacoby=not length and not jacoby_off,
-        dice=dice if dice[0] else None,
+        dice=rolled,
         double_offered=double_offered,
         max_cube=max(64, 1 << cube_log),
         resignation_offered=resignation,

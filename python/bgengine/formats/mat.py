@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bgengine.game.actions import Accept, Action, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
+from bgengine.game.actions import Accept, Action, Decision, Double, Pass, Play, Resign, Roll, Take
 from bgengine.errors import BgEngineError, MatchFileError, quoted
+from bgengine.formats._record import entries, read_dice
 from bgengine.game.record import Game
 from bgengine.game.match import Match
 from bgengine.move import Move
@@ -100,22 +101,14 @@ def _move_line(row: int, left: str, right: str) -> str:
 
 def _cells(game: Game) -> Iterator[tuple[int, str]]:
     """(player, text) of each cell of the record: a roll with its play, or a cube action."""
-    dice: tuple[int, int] | None = None
-    for before, action in game.history:
-        if isinstance(action, Roll):
-            dice = (max(action.dice), min(action.dice))
-        elif isinstance(action, Play):
-            assert dice is not None
-            played = "" if action.move.is_pass() else str(action.move)
-            yield before.on_roll, f"{dice[0]}{dice[1]}: {played}".rstrip()
-        elif isinstance(action, Double):
-            yield before.on_roll, f" Doubles => {before.cube_value * 2}"
-        elif isinstance(action, Take):
-            yield 1 - before.on_roll, " Takes"
-        elif isinstance(action, Pass):
-            yield 1 - before.on_roll, " Drops"
-        elif not isinstance(action, (Resign, Accept, Reject)):  # resignations: the Wins line only
-            raise MatchFileError(0, f"{action} cannot be written in the .mat format")
+    for entry in entries(game, ".mat"):
+        if entry.kind == "play":
+            played = "" if entry.move.is_pass() else str(entry.move)
+            yield entry.player, f"{entry.dice[0]}{entry.dice[1]}: {played}".rstrip()
+        elif entry.kind == "double":
+            yield entry.player, f" Doubles => {entry.cube}"
+        else:
+            yield entry.player, " Takes" if entry.kind == "take" else " Drops"
 
 
 def _clean_name(name: str) -> str:
@@ -296,13 +289,7 @@ class _GameReader:
 def _actions_of_cell(line: _Line, player: int, cell: str, game: Game) -> list[Action]:
     roll = _ROLL_CELL.match(cell)
     if roll:
-        high, low = int(roll.group(1)), int(roll.group(2))
-        if game.decision is Decision.OPENING_ROLL:
-            if high == low:
-                raise MatchFileError(line.number, f"{cell!r}: the opening roll cannot be a double")
-            dice = (max(high, low), min(high, low)) if player == 0 else (min(high, low), max(high, low))
-        else:
-            dice = (high, low)
+        dice = read_dice(game, player, int(roll.group(1)), int(roll.group(2)), line.number, repr(cell))
         try:
             move = Move.parse(roll.group(3).strip() or "pass")  # "51:" alone: nothing to play
         except BgEngineError as error:

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
+from bgengine.dice import checked_roll
 from bgengine.errors import InvalidMatchStateError, InvalidNotationError
+from bgengine.match_state import OWNER_NAMES
 
 if TYPE_CHECKING:
     from bgengine.game.record import Game
@@ -93,7 +95,7 @@ Movement = tuple[int, int]
 #: Movements: move text ("24/18 13/11*"), a ``bgengine.move.Move``, or (from, to) pairs.
 MovementsArgument = Union[str, Iterable[Movement], Any]
 CubeArgument = Union[int, tuple[int, Union[str, None]], None]
-_CUBE_OWNERS = (None, "on_roll", "opponent")
+_CUBE_OWNERS = tuple(OWNER_NAMES.values())
 
 
 class SvgBoard(str):
@@ -133,10 +135,9 @@ def board(
     in pixels, ``orientation`` the side of the player on roll's home board: "right" or
     "left"; ``colors`` overrides keys of ``DEFAULT_COLORS``.
     """
-    from bgengine.position import Position
+    from bgengine.position import checked_position
 
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, got {type(position).__name__}")
+    checked_position(position)
     if orientation not in ORIENTATIONS:
         raise InvalidNotationError(f"orientation must be 'right' or 'left', got {orientation!r}")
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
@@ -155,7 +156,7 @@ def board(
     drawing.trays(position)
     drawing.cube(_cube_from(cube, match))
     if dice is not None:
-        drawing.dice(_checked_dice(dice))
+        drawing.dice(checked_roll(dice))
     drawing.info(position, match)
     if last_move is not None:
         drawing.arrows(position, _checked_movements(last_move), "last_move", mine=False)
@@ -180,16 +181,6 @@ def game_board(game: Game, **options: Any) -> SvgBoard:
     return board(game.position, match=game.state, **options)
 
 
-def _checked_dice(dice: object) -> tuple[int, int]:
-    if (
-        not isinstance(dice, (tuple, list))
-        or len(dice) != 2
-        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
-    ):
-        raise InvalidNotationError(f"dice must be two numbers 1..6, got {dice!r}")
-    return int(dice[0]), int(dice[1])
-
-
 def _cube_from(cube: CubeArgument, match: MatchState | None) -> _Cube | None:
     """The cube to draw: the argument if given, else the match's; None in the Crawford game."""
     if cube is None:
@@ -197,8 +188,7 @@ def _cube_from(cube: CubeArgument, match: MatchState | None) -> _Cube | None:
             return _Cube(1, None)
         if match.crawford:
             return None
-        owner = None if match.cube_owner is None else ("on_roll" if match.cube_owner == match.on_roll else "opponent")
-        return _Cube(match.cube_value, owner)
+        return _Cube(match.cube_value, OWNER_NAMES[match.relative_cube_owner()])
     value, owner = (cube, None) if isinstance(cube, int) else cube
     if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1):
         raise InvalidMatchStateError(f"cube value must be a power of two, got {value!r}")

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from bgengine.errors import InvalidMatchStateError, InvalidNotationError
+from bgengine.dice import checked_roll
+from bgengine.errors import DiceError, InvalidMatchStateError, InvalidNotationError
 from bgengine.formats.gnubg_id import parse_gnubg_ids
 from bgengine.match_state import MatchState
 from bgengine.position import Position
 from bgengine.formats.xgid import parse_xgid
 
 _XGID_FIELDS = 10
-_DICE = re.compile(r"([1-6])\s*[-,/ ]?\s*([1-6])")
 _SCORE = re.compile(r"([0-9]{1,5})\s*[-:]\s*([0-9]{1,5})")
 
 
@@ -32,10 +32,9 @@ def read_position(text: str) -> tuple[Position, MatchState | None]:
 
 def parse_dice(text: str) -> tuple[int, int]:
     """Two dice from ``31``, ``3-1``, ``3,1`` or ``3 1``; each die 1..6, in the order given."""
-    match = _DICE.fullmatch(text.strip()) if isinstance(text, str) else None
-    if match is None:
-        raise InvalidNotationError(f"dice must be two numbers 1..6 such as 31 or 3-1, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    if not isinstance(text, str):
+        raise DiceError(f"dice are text such as 31 or 3-1, got {text!r}")
+    return checked_roll(text, "dice")
 
 
 def parse_score(text: str) -> tuple[int, int]:

@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from bgengine.dice import checked_roll
 from bgengine.errors import InvalidMatchStateError, InvalidNotationError, checked_text, quoted
 from bgengine.match_state import FORMAT_MAX_CUBE, MatchState
 from bgengine.position import Position
@@ -80,9 +81,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         raise InvalidNotationError("XGID dice 'B'/'R' (beaver, raccoon pending) are not supported")
     elif re.fullmatch(r"[0-6]{2}", dice):
         if dice != "00":
-            if "0" in dice:
-                raise InvalidNotationError(f"XGID dice must be '00' or two dice 1..6, got {quoted(dice)}")
-            dice_value = (int(dice[0]), int(dice[1]))
+            dice_value = checked_roll(dice, "XGID dice")
     else:
         raise InvalidNotationError(f"XGID dice must be '00', 'D' or two dice 1..6, got {quoted(dice)}")
     match = MatchState(

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bgengine.game.actions import Accept, Action, Beaver, Decision, Double, Pass, Play, Reject, Resign, Roll, Take
-from bgengine.dice import Dice, _checked_throw
-from bgengine.errors import DiceError, IllegalMoveError
+from bgengine.dice import Dice, checked_roll
+from bgengine.errors import IllegalMoveError
 from bgengine.match_state import MatchState
 from bgengine.position import GameResult, Position
-from bgengine.game.rules import game_points, may_beaver, may_double
 
 if TYPE_CHECKING:
     from bgengine.move import Move, MoveList
@@ -65,15 +64,15 @@ class _Snapshot:
 class Game:
     """One game: record of actions, current position and match state, decision, result.
 
-    ``Game()`` starts a money game at the opening; ``Game(state)`` a game with that
+    ``Game()`` starts a money game at the opening; ``Game(match)`` a game with that
     match state (score, match length, Crawford, Jacoby, beavers; cube centred);
-    ``Game(state, position)`` resumes a game in progress, ``position`` seen from
-    ``state.on_roll`` and the decision read from the state (dice set: checker play;
+    ``Game(match, position)`` resumes a game in progress, ``position`` seen from
+    ``match.on_roll`` and the decision read from the state (dice set: checker play;
     double offered: take or pass; resignation offered: accept or reject).
     """
 
-    def __init__(self, state: MatchState | None = None, position: Position | None = None) -> None:
-        state = state if state is not None else MatchState()
+    def __init__(self, match: MatchState | None = None, position: Position | None = None) -> None:
+        state = match if match is not None else MatchState()
         if position is None:
             if state.dice is not None or state.double_offered or state.resignation_offered:
                 raise IllegalMoveError("a game at the opening has no dice, offer or resignation yet")
@@ -185,7 +184,7 @@ class Game:
         if decision is Decision.CHECKER_PLAY:
             return [*(Play(move) for move in self.legal_moves().moves), *self._resignations()]
         if decision is Decision.TAKE_OR_PASS:
-            return [Take(), Pass(), *([Beaver()] if may_beaver(self._now.state) else [])]
+            return [Take(), Pass(), *([Beaver()] if self._now.state.may_beaver() else [])]
         if decision is Decision.ACCEPT_OR_REJECT:
             return [Accept(), Reject()]
         return []
@@ -225,11 +224,11 @@ class Game:
             raise IllegalMoveError(f"push takes an action such as Roll((3, 1)) or Play(move), got {action!r}")
         if handler is None:
             if isinstance(action, Double) and decision is Decision.ROLL:
-                raise IllegalMoveError(f"player {now.state.on_roll} cannot double: {_why_no_double(now.state)}")
+                raise IllegalMoveError(f"player {now.state.on_roll} cannot double: {now.state.why_no_double()}")
             raise IllegalMoveError(f"{action} is not possible now: the game waits for {decision.value}")
         after = handler(self, now, action)
         if isinstance(action, Roll):  # opening: as thrown; later: higher die first
-            thrown = _checked_dice(action) if decision is Decision.OPENING_ROLL else after.state.dice
+            thrown = checked_roll(action.dice) if decision is Decision.OPENING_ROLL else after.state.dice
             assert thrown is not None
             return after, Roll(thrown)
         if isinstance(action, Resign):  # who resigned, named
@@ -241,7 +240,7 @@ class Game:
         return after, action
 
     def _opening_roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
-        first, second = _checked_dice(action)
+        first, second = checked_roll(action.dice)
         if first == second:
             raise IllegalMoveError(f"tied opening throw {first}-{second}: the players throw again")
         on_roll = 0 if first > second else 1
@@ -249,7 +248,7 @@ class Game:
         return _Snapshot(now.position, state, Decision.CHECKER_PLAY, None)
 
     def _roll(self, now: _Snapshot, action: Roll) -> _Snapshot:
-        dice = _high_first(_checked_dice(action))
+        dice = _high_first(checked_roll(action.dice))
         # The dice are checked faces and no offer is pending at a roll: the state stays valid.
         return _Snapshot(now.position, now.state._with_trusted_changes(dice=dice), Decision.CHECKER_PLAY, None)
 
@@ -261,7 +260,7 @@ class Game:
             winner_seen_from_child, result = finished
             # The child is seen from the next player: "player on roll won" means the opponent.
             winner = state.on_roll if winner_seen_from_child == 1 else 1 - state.on_roll
-            outcome = GameOutcome(winner, result, state.cube_value, game_points(state, result), Ending.BORNE_OFF)
+            outcome = GameOutcome(winner, result, state.cube_value, state.game_points(result), Ending.BORNE_OFF)
             # The finished position stays seen from the last mover, still ``state.on_roll``.
             return _Snapshot(child.flip(), state._with_trusted_changes(dice=None), Decision.GAME_OVER, outcome)
         next_state = state._with_trusted_changes(on_roll=1 - state.on_roll, dice=None)  # valid: turn passes
@@ -274,7 +273,7 @@ class Game:
         state = now.state
         factor = 2
         if isinstance(action, Beaver):
-            if not may_beaver(state):
+            if not state.may_beaver():
                 raise IllegalMoveError("beavers are not allowed here (money play with beavers on, cube room)")
             factor = 4
         taken = state.with_changes(
@@ -301,7 +300,7 @@ class Game:
     def _accept(self, now: _Snapshot, action: Accept) -> _Snapshot:
         state = now.state
         level = GameResult(state.resignation_offered)
-        points = game_points(state, level)
+        points = state.game_points(level)
         outcome = GameOutcome(1 - self._resigner(), level, state.cube_value, points, Ending.RESIGNED)
         return _Snapshot(now.position, state, Decision.GAME_OVER, outcome)
 
@@ -354,22 +353,7 @@ def _decision_in(state: MatchState) -> Decision:
         return Decision.TAKE_OR_PASS
     if state.dice is not None:
         return Decision.CHECKER_PLAY
-    return Decision.CUBE_OR_ROLL if may_double(state, state.on_roll) else Decision.ROLL
-
-
-def _why_no_double(state: MatchState) -> str:
-    if state.crawford:
-        return "this is the Crawford game, the cube is not used"
-    if state.cube_value * 2 > state.max_cube:
-        return f"the cube is at {state.cube_value}, its highest value"
-    return f"player {state.cube_owner} owns the cube"
-
-
-def _checked_dice(action: Roll) -> Dice:
-    try:
-        return _checked_throw(action.dice, 0)
-    except DiceError:
-        raise IllegalMoveError(f"a roll is two faces 1..6, got {action.dice!r}") from None
+    return Decision.CUBE_OR_ROLL if state.may_double() else Decision.ROLL
 
 
 def _high_first(dice: Dice) -> Dice:

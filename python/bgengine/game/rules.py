@@ -1,46 +1,22 @@
-"""Rules of the cube and of scoring, as pure functions of the match state.
+"""Rules of the match around the games, as pure functions: pointless doubles, the Crawford game.
 
-Kept apart from the game record so that agents, the record and the match all ask the
-same questions the same way: may this player double, is the double pointless, how many
-points does a result win, is the next game of a match the Crawford game.
+The cube's own rules (may a player double or beaver, who owns the cube, what a result is
+worth) are ``MatchState``'s answers, so agents, the record, the cube models and the
+rollout referee ask the same questions the same way.
 """
 
 from __future__ import annotations
 
 from bgengine.match_state import MatchState
-from bgengine.position import GameResult
 
 
-def may_double(state: MatchState, player: int) -> bool:
-    """May ``player`` double now: cube centred or theirs, not the Crawford game, below the cap."""
-    return state.cube_available_to(player)
-
-
-def may_beaver(state: MatchState) -> bool:
-    """May the player doubled in ``state`` beaver: money play with beavers, and room on the cube."""
-    return state.is_money and state.beavers and state.cube_value * 4 <= state.max_cube
-
-
-def game_points(state: MatchState, result: GameResult, cube_value: int | None = None) -> int:
-    """Points a game won with ``result`` is worth: the cube value times 1, 2 or 3.
-
-    With the Jacoby rule (money play only) gammons and backgammons count as single games
-    while the cube has not been turned.
-    """
-    cube = state.cube_value if cube_value is None else cube_value
-    multiple = int(result)
-    if state.is_money and state.jacoby and cube == 1:
-        multiple = 1
-    return cube * multiple
-
-
-def double_is_pointless(state: MatchState, player: int) -> bool:
+def double_is_pointless(match: MatchState, player: int) -> bool:
     """True when ``player`` already wins the match by winning the game at the current stake.
 
     Such a double is legal but gains nothing: the doubler cannot win more than the match,
     and a take hands the opponent the cube. The built-in agents never offer it.
     """
-    return not state.is_money and state.away(player) <= state.cube_value
+    return not match.is_money and match.away(player) <= match.cube_value
 
 
 def next_game_is_crawford(match_length: int, score: tuple[int, int], crawford_played: bool) -> bool:

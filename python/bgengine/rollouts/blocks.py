@@ -36,6 +36,21 @@ class RolloutWorkerError(BgEngineError, RuntimeError):
 
 
 @dataclass(frozen=True)
+class Lookahead:
+    """The depths of the kernel's play (see ``bgcore._rollout.run_block``): checker play,
+    the cube's evaluation, both from ply ``later_from`` on (0: never), variance
+    reduction's luck (-1: the play's depth) and the n-ply search's move filter."""
+
+    checker_plies: int = 0
+    cube_plies: int = 0
+    later_plies: int = 0
+    later_from: int = 0
+    luck_plies: int = 0
+    keep: int = 2
+    margin: float = 0.04
+
+
+@dataclass(frozen=True)
 class BlockTask:
     """Everything a worker needs to play one block of trials (picklable)."""
 
@@ -43,8 +58,8 @@ class BlockTask:
     first_trial: int
     trials: int
     board: bytes
-    evaluator: Any  # bgcore._policy.CEvaluator
-    oracle: Any  # bgcore._policy.COracle
+    evaluator: Any  # bgcore._evaluator.CEvaluator
+    oracle: Any  # bgcore._evaluator.COracle
     entropy: int
     quasi_random: bool
     opening: bool
@@ -52,6 +67,7 @@ class BlockTask:
     truncate_plies: int
     variance_reduction: bool
     referee: Any  # a rollouts.referee.Referee, or None for cubeless
+    lookahead: Lookahead = Lookahead()
 
 
 @dataclass(frozen=True)
@@ -70,10 +86,14 @@ def play_block(task: BlockTask) -> BlockOutcome:
     seed = np.random.SeedSequence(task.entropy, spawn_key=(BLOCK_SEED_KEY, task.index))
     bit_generator = np.random.PCG64(seed)
     first, second = forced_rolls(task)
+    lookahead = task.lookahead
     stats, plies = _rollout.run_block(
         task.board, task.evaluator, task.oracle, bit_generator, first, second,
         task.dice[0], task.dice[1], task.truncate_plies, task.variance_reduction,
         task.opening, task.referee,
+        checker_plies=lookahead.checker_plies, cube_plies=lookahead.cube_plies,
+        later_plies=lookahead.later_plies, later_from=lookahead.later_from,
+        luck_plies=lookahead.luck_plies, keep=lookahead.keep, margin=lookahead.margin,
     )
     return BlockOutcome(task.index, task.trials, stats[0].copy(), stats[1].copy(), int(plies))
 

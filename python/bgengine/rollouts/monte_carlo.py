@@ -1,4 +1,4 @@
-"""Monte Carlo rollouts: play many games from a position with the 0-ply policy and average.
+"""Monte Carlo rollouts: play many games from a position with an n-ply policy and average.
 
 ``rollout(position)`` estimates the cubeless 5-vector and equity of the player on roll
 before the roll (and, given a cube referee, the cubeful equity: see ``rollouts.referee``);
@@ -18,19 +18,23 @@ from typing import Any
 
 import numpy as np
 
-from bgcore import _nn, _policy
+from bgcore import _engine, _evaluator, _nn
 
-from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, run_blocks
-from bgengine.rollouts.referee import MWC_UNIT, RefereeFactory
+from bgengine.dice import checked_roll
+from bgengine.evaluation.evaluator import MoveFilter
+from bgengine.rollouts.blocks import Accumulator, BlockPlan, BlockTask, Lookahead, run_blocks
+from bgengine.rollouts.referee import RefereeFactory
 from bgengine.errors import IllegalMoveError, InvalidMatchStateError, InvalidPositionError, InvalidSettingsError
 from bgengine.match_state import MatchState
 from bgengine.move import Move
-from bgengine.position import Phase, Position
+from bgengine.position import Phase, Position, checked_position
+from bgengine.probabilities import FIELD_NAMES, EquityUnit, GameProbabilities, flipped
 
 #: Normal quantile of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 ProgressCallback = Callable[[int, int, "RolloutResult"], None]
+#: The deepest search a rollout's play may use (the kernel's n-ply search goes to 4).
+MAX_ROLLOUT_PLIES = 3
 
 
 @dataclass(frozen=True)
@@ -42,9 +46,19 @@ class RolloutSettings:
     quasi_random: stratify dice: the first roll over the 36 rolls in every 36 trials, the
         first two rolls over the 1296 pairs in every 1296 (30 and 1080 at the opening).
     variance_reduction: subtract each turn's luck (value of the roll thrown minus the
-        average over all 21 rolls, at 0-ply); unbiased, usually far smaller errors.
+        average over all 21 rolls, each after its 0-ply move, whatever the play's depth);
+        unbiased, usually far smaller errors.
+    checker_plies: depth of checker play inside the games, 0..3: 0 plays the child of
+        best static value; n > 0 searches the candidates ``move_filter`` keeps n rolls ahead.
+    cube_plies: depth of the probabilities the cube decisions inside cubeful games are made
+        from, 0..3; None: ``checker_plies``.
+    later_plies, later_from: from ply ``later_from`` of each game on (plies counted from
+        the rollout's start, the first move being ply 0), checker play and cube decisions
+        use ``later_plies`` instead; both None (the default) or both set.
+    move_filter: the n-ply search's move filter (candidates per roll searched deeper).
     truncate_plies: stop each game after this many plies (half-moves) and score the
-        position with the evaluator; None plays every game to the end.
+        position with the evaluator at the checker-play depth of that ply; None plays every
+        game to the end.
     bearoff_tables: finish games exactly in the two-sided bear-off table when they reach it.
     target_standard_error: stop once the equity's standard error (cubeful when cubeful)
         is at most this, after ``min_trials``; None always plays ``trials``.
@@ -71,6 +85,34 @@ class RolloutSettings:
     block_size: int = 72
     max_retries: int = 3
     max_pending_blocks: int | None = None
+    checker_plies: int = 0
+    cube_plies: int | None = None
+    later_plies: int | None = None
+    later_from: int | None = None
+    move_filter: MoveFilter = MoveFilter()
+
+    @classmethod
+    def preset(cls, name: str, **changes: Any) -> RolloutSettings:
+        """Named settings users know: ``"fast"`` (0-ply play), ``"standard"`` (1-ply play
+        and cube) or ``"strong"`` (2-ply); ``changes`` override fields (e.g. ``seed=1``).
+        Their measured speed and accuracy are in docs/rollout.md."""
+        if name not in PRESETS:
+            raise InvalidSettingsError(f"preset must be one of {', '.join(map(repr, PRESETS))}, got {name!r}")
+        return replace(PRESETS[name], **changes)
+
+    @property
+    def lookahead(self) -> Lookahead:
+        """The kernel's depths for these settings."""
+        cube = self.checker_plies if self.cube_plies is None else self.cube_plies
+        later = self.later_plies
+        return Lookahead(
+            checker_plies=self.checker_plies,
+            cube_plies=cube,
+            later_plies=0 if later is None else later,
+            later_from=0 if self.later_from is None else self.later_from,
+            keep=self.move_filter.keep,
+            margin=float(self.move_filter.margin),
+        )
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -106,6 +148,25 @@ class RolloutSettings:
             not _is_int(self.max_pending_blocks) or self.max_pending_blocks < 1
         ):
             return f"max_pending_blocks must be a whole number >= 1 or None, got {self.max_pending_blocks!r}"
+        return self._lookahead_problem()
+
+    def _lookahead_problem(self) -> str | None:
+        for name in ("checker_plies", "cube_plies", "later_plies"):
+            value = getattr(self, name)
+            if (value is not None or name == "checker_plies") and (
+                not _is_int(value) or not 0 <= value <= MAX_ROLLOUT_PLIES
+            ):
+                none = "" if name == "checker_plies" else " or None"
+                return f"{name} must be a whole number 0..{MAX_ROLLOUT_PLIES}{none}, got {value!r}"
+        if self.later_from is not None and (not _is_int(self.later_from) or self.later_from < 1):
+            return f"later_from must be a whole number >= 1 or None, got {self.later_from!r}"
+        if (self.later_plies is None) != (self.later_from is None):
+            return (
+                "later_plies and later_from go together (both None, or the depth and the ply it"
+                f" starts at), got later_plies={self.later_plies!r}, later_from={self.later_from!r}"
+            )
+        if not isinstance(self.move_filter, MoveFilter):
+            return f"move_filter must be a MoveFilter, got {type(self.move_filter).__name__}"
         return None
 
 
@@ -121,7 +182,7 @@ class RolloutResult:
     the rollout had no referee.
     """
 
-    probabilities: tuple[float, float, float, float, float]
+    probabilities: GameProbabilities
     probability_standard_errors: tuple[float, float, float, float, float]
     equity: float
     equity_standard_error: float
@@ -131,7 +192,7 @@ class RolloutResult:
     seconds: float
     average_plies: float
     settings: RolloutSettings
-    cubeful_unit: str | None = None
+    cubeful_unit: EquityUnit | None = None
     dropped: bool = False
 
     @property
@@ -154,15 +215,13 @@ class RolloutResult:
 
         A match's cubeful value (a winning chance) becomes one minus it.
         """
-        win, wg, wbg, lg, lbg = self.probabilities
-        s_win, s_wg, s_wbg, s_lg, s_lbg = self.probability_standard_errors
         cubeful = self.cubeful_equity
         if cubeful is not None:
-            cubeful = 1.0 - cubeful if self.cubeful_unit == MWC_UNIT else -cubeful
+            cubeful = 1.0 - cubeful if self.cubeful_unit is EquityUnit.MWC else -cubeful
         return replace(
             self,
-            probabilities=(1.0 - win, lg, lbg, wg, wbg),
-            probability_standard_errors=(s_win, s_lg, s_lbg, s_wg, s_wbg),
+            probabilities=self.probabilities.flipped(),
+            probability_standard_errors=flipped(self.probability_standard_errors),  # win's error stays
             equity=-self.equity,
             cubeful_equity=cubeful,
         )
@@ -170,13 +229,12 @@ class RolloutResult:
     def __str__(self) -> str:
         lines = [f"Cubeless equity {_with_error(self.equity, self.equity_standard_error)}"]
         if self.cubeful_equity is not None and self.cubeful_standard_error is not None:
-            lines.append(
-                f"Cubeful {self.cubeful_unit}: {_with_error(self.cubeful_equity, self.cubeful_standard_error)}"
-            )
+            unit = self.cubeful_unit.value if self.cubeful_unit is not None else ""
+            lines.append(f"Cubeful {unit}: {_with_error(self.cubeful_equity, self.cubeful_standard_error)}")
         lines.append(
             "  ".join(
                 f"{name} {_with_error(m, s, signed=False)}"
-                for name, m, s in zip(PROBABILITY_NAMES, self.probabilities, self.probability_standard_errors)
+                for name, m, s in zip(FIELD_NAMES, self.probabilities, self.probability_standard_errors)
             )
         )
         lines.append(f"{self.trials} trials in {self.seconds:.2f} s, seed {self.settings.seed}")
@@ -186,11 +244,11 @@ class RolloutResult:
 def rollout(
     position: Position,
     match: MatchState | None = None,
-    dice: tuple[int, int] | None = None,
+    *,
+    dice: tuple[int, int] | str | None = None,
     settings: RolloutSettings | None = None,
     executor: cf.Executor | None = None,
     progress: ProgressCallback | None = None,
-    *,
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
     opening: bool = False,
@@ -204,7 +262,7 @@ def rollout(
     of a game, so the first roll is never a double. ``executor``: any
     ``concurrent.futures.Executor`` (a thread pool on all cores by default; a Dask
     ``client.get_executor()`` runs on a cluster). ``progress(done, total, estimate)`` is
-    called after each block. ``evaluator``: a C-level evaluator (``bgcore._policy.CEvaluator``)
+    called after each block. ``evaluator``: a C-level evaluator (``bgcore._evaluator.CEvaluator``)
     or an object with ``c_evaluator()``; None uses the default evaluator.
     """
     settings = settings if settings is not None else RolloutSettings()
@@ -222,10 +280,10 @@ def rollout_moves(
     dice: tuple[int, int],
     moves: Sequence[Position | Move | str] | None = None,
     match: MatchState | None = None,
+    *,
     settings: RolloutSettings | None = None,
     executor: cf.Executor | None = None,
     progress: Callable[[int, int, RolloutResult], None] | None = None,
-    *,
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
 ) -> list[tuple[Position, RolloutResult]]:
@@ -300,11 +358,13 @@ def _run(
     return summary(total)
 
 
-def _result(total: Accumulator, settings: RolloutSettings, seconds: float, cubeful: bool, unit: str | None) -> RolloutResult:
+def _result(
+    total: Accumulator, settings: RolloutSettings, seconds: float, cubeful: bool, unit: EquityUnit | None
+) -> RolloutResult:
     means = total.means()
     errors = total.standard_errors()
     return RolloutResult(
-        probabilities=tuple(float(x) for x in means[:5]),  # type: ignore[arg-type]
+        probabilities=GameProbabilities.from_estimate(means[:5]),  # sampling can stray outside 0..1
         probability_standard_errors=tuple(float(x) for x in errors[:5]),  # type: ignore[arg-type]
         equity=float(means[5]),
         equity_standard_error=float(errors[5]),
@@ -343,14 +403,15 @@ def _block_template(
         truncate_plies=settings.truncate_plies or 0,
         variance_reduction=settings.variance_reduction,
         referee=None if referee is None else referee(match, root_may_double=root_may_double),
+        lookahead=settings.lookahead,
     )
 
 
-def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
+def _kernel_evaluator(evaluator: Any) -> _evaluator.CEvaluator:
     """The C-level evaluator the kernel runs: given, adapted, or the default one."""
     if evaluator is None:
         return default_kernel_evaluator()
-    if isinstance(evaluator, _policy.CEvaluator):
+    if isinstance(evaluator, _evaluator.CEvaluator):
         return evaluator
     network = getattr(evaluator, "network", None)
     if isinstance(network, _nn.NeuralNet):
@@ -358,31 +419,24 @@ def _kernel_evaluator(evaluator: Any) -> _policy.CEvaluator:
     adapt = getattr(evaluator, "c_evaluator", None)
     if callable(adapt):
         adapted = adapt()
-        if isinstance(adapted, _policy.CEvaluator):
+        if isinstance(adapted, _evaluator.CEvaluator):
             return adapted
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
-        f" (bgcore._policy.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
+        f" (bgcore._evaluator.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
         f" got {type(evaluator).__name__}"
     )
 
 
-def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _policy.CEvaluator:
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _evaluator.CEvaluator:
     """The network as the kernel's evaluator; race positions from the race tables when asked
     (as ``bgengine.evaluation.evaluator.NetworkEvaluator`` does at 0-ply)."""
-    from bgcore._nn_policy import NetworkCEvaluator
-    from bgcore._race_policy import RaceOrContactEvaluator
+    from bgengine.evaluation.bearoff import race_tables as tables
 
-    from bgengine.evaluation.bearoff import install_tables
-
-    kernel_evaluator = NetworkCEvaluator(network)
-    if not race_tables:
-        return kernel_evaluator
-    install_tables()
-    return RaceOrContactEvaluator(kernel_evaluator)
+    return _engine.EngineCEvaluator(network, tables() if race_tables else None)
 
 
-def default_kernel_evaluator() -> _policy.CEvaluator:
+def default_kernel_evaluator() -> _evaluator.CEvaluator:
     """The evaluator rollouts use when none is given: ``bgengine.evaluation.evaluator.default_evaluator()``
     (the shipped network, race tables for races)."""
     from bgengine.evaluation.evaluator import default_evaluator
@@ -390,15 +444,12 @@ def default_kernel_evaluator() -> _policy.CEvaluator:
     return _kernel_evaluator(default_evaluator())
 
 
-def _oracle(settings: RolloutSettings) -> _policy.COracle:
+def _oracle(settings: RolloutSettings) -> _evaluator.COracle:
     if not settings.bearoff_tables:
-        return _policy.COracle()
-    from bgcore._race_policy import BearoffOracle
+        return _evaluator.COracle()
+    from bgengine.evaluation.bearoff import race_tables
 
-    from bgengine.evaluation.bearoff import install_tables
-
-    install_tables()
-    return BearoffOracle()
+    return _engine.BearoffOracle(race_tables())
 
 
 # ----- checks --------------------------------------------------------------------------
@@ -418,9 +469,7 @@ def _checked_match(match: object) -> MatchState:
 
 
 def _check_position(position: object) -> None:
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"position must be a Position, got {type(position).__name__}")
-    if position.phase is Phase.OVER:
+    if checked_position(position).phase is Phase.OVER:
         raise InvalidPositionError("the game is over: there is nothing to roll out")
 
 
@@ -428,8 +477,7 @@ def _checked_dice(dice: object, opening: bool) -> tuple[int, int]:
     """(die1, die2), or (0, 0) when the first roll is random."""
     if dice is None:
         return (0, 0)
-    if not (isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)):
-        raise InvalidMatchStateError(f"dice must be a pair of numbers 1..6 or None, got {dice!r}")
+    dice = checked_roll(dice, "the first roll")
     if opening and dice[0] == dice[1]:
         raise IllegalMoveError(f"the opening roll is never a double, got {dice}")
     return (int(dice[0]), int(dice[1]))
@@ -501,6 +549,14 @@ def _is_int(value: object) -> bool:
 
 def _is_real(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: ``RolloutSettings.preset``'s named settings (measured in docs/rollout.md).
+PRESETS: dict[str, RolloutSettings] = {
+    "fast": RolloutSettings(),
+    "standard": RolloutSettings(checker_plies=1, block_size=36),
+    "strong": RolloutSettings(checker_plies=2, block_size=6),
+}
 
 
 __all__ = [

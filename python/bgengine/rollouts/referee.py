@@ -13,10 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bgengine.match_state import MatchState
-
-#: Units of a referee's values.
-MONEY_UNIT = "money equity per cube"
-MWC_UNIT = "match winning chance"
+from bgengine.probabilities import EquityUnit
 
 #: The mover's cube actions as the kernel (bgcore/_rollout.pyx) codes them.
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, DOUBLE_BEAVER = 0, 1, 2, 3
@@ -30,8 +27,8 @@ class Referee(Protocol):
     """
 
     @property
-    def unit(self) -> str:
-        """``MONEY_UNIT`` (per starting cube) or ``MWC_UNIT``."""
+    def unit(self) -> EquityUnit:
+        """``EquityUnit.MONEY`` (per starting cube) or ``EquityUnit.MWC``."""
         ...
 
     @property
@@ -44,7 +41,9 @@ class Referee(Protocol):
         ...
 
     def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
-        """The mover's action before rolling (a kernel code) from the mover's 5-vector."""
+        """The mover's action before rolling (a kernel code) from the mover's 5-vector,
+        evaluated at the rollout's cube depth (``RolloutSettings.cube_plies``, or
+        ``later_plies`` later in the game): the kernel looks ahead, the referee decides."""
         ...
 
     def finished_value(self, root_result: int, cube_value: int, centred: bool) -> float:
@@ -52,7 +51,8 @@ class Referee(Protocol):
         ...
 
     def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
-        """The root's cubeful value of a position where the game stops (truncation)."""
+        """The root's cubeful value of a position where the game stops (truncation), from
+        the mover's 5-vector at the checker-play depth of that ply."""
         ...
 
     def luck_scale(self, cube_value: int) -> float:

@@ -1,6 +1,6 @@
 """Train the evaluator network by TD(lambda) self-play, from random weights or a checkpoint.
 
-``python -m bgengine.evaluation.training.td --out DIR --games N --seed S`` plays N self-play games (the
+``python -m bgengine.training.td --out DIR --games N --seed S`` plays N self-play games (the
 C kernel in ``bgcore._selfplay``), prints games per second and a running strength figure
 (points per game against PubEval over a fixed set of seeded games), and writes
 checkpoints to DIR (``latest.npz`` regularly, ``best.npz`` when the strength improves).
@@ -90,7 +90,8 @@ def save_checkpoint(path: Path, network: _nn.NeuralNet, state: TrainingState) ->
         "history": [asdict(h) for h in state.history],
     }
     temporary = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(temporary, **network.arrays(), meta=np.array(json.dumps(meta)))
+    arrays: dict[str, Any] = {**network.arrays(), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
+    np.savez_compressed(temporary, **arrays)
     temporary.replace(path)
 
 
@@ -123,7 +124,8 @@ def export_weights(checkpoint: str | Path, destination: str | Path) -> dict[str,
         "training_seconds": round(state.seconds, 1),
         "strength_history": [asdict(h) for h in state.history],
     }
-    np.savez_compressed(destination, **network.arrays(), record=np.array(json.dumps(record)))
+    arrays: dict[str, Any] = {**network.arrays(), "record": np.array(json.dumps(record))}  # numpy's stub: Any
+    np.savez_compressed(destination, **arrays)
     return record
 
 
@@ -192,9 +194,9 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``python -m bgengine.evaluation.training.td`` command line."""
+    """The ``python -m bgengine.training.td`` command line."""
     defaults = TrainingSettings()
-    parser = argparse.ArgumentParser(prog="python -m bgengine.evaluation.training.td", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bgengine.training.td", description=__doc__)
     parser.add_argument("--out", required=True, help="directory for checkpoints")
     parser.add_argument("--games", type=int, required=True, help="total games to reach")
     parser.add_argument("--seed", type=int, default=defaults.seed)

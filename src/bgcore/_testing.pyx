@@ -1,64 +1,20 @@
 # cython: language_level=3
-"""The C evaluator interface's Python owners and test doubles (5-vector helpers: _outcomes.pxd).
+"""Test doubles of the C evaluator contract, for testing kernels besides the network.
 
-``CEvaluator`` / ``COracle`` wrap a nogil function pointer and its context so a kernel can
-call any evaluator without the GIL. ``PipCountEvaluator`` and ``OneRollFinishOracle`` are
-simple, deterministic evaluators for testing the kernels before (and besides) the network.
+Compiled, not Python, because the kernels call evaluators without the GIL: a double must
+be a nogil C function to exercise them as the engine's evaluator does (and to time the
+rollout kernel without the network, see benchmarks/bench_rollout.py). Not used by bgengine.
+
+``PipCountEvaluator``: a deterministic pip-count race estimate, exact on finished games.
+``OneRollFinishOracle``: exact only where the player on roll surely bears off the last checker.
 """
 
 from libc.math cimport exp, sqrt
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, OPPONENT_BAR, MOVER_BAR
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
+from bgcore._outcomes cimport finished_probabilities
 from bgcore._board cimport pip_counts_of, mover_checkers_on_board, opponent_checkers_on_board
+from bgcore._evaluator cimport EVALUATION_OK, CEvaluator, COracle
 
-
-cdef const checker_t* board_pointer(bytes board) except NULL:
-    """The 26 slots of ``board`` for a kernel call, after checking its length."""
-    if len(board) != NUM_SLOTS:
-        raise ValueError(f"a board has {NUM_SLOTS} slots, got {len(board)}")
-    return <const checker_t*><const char*>board
-
-
-cdef class CEvaluator:
-    """A nogil evaluator callable from kernels: a function pointer and its context."""
-
-    def __cinit__(self):
-        self.c.evaluate = NULL
-        self.c.context = NULL
-        self.owner = None
-
-    def evaluate_board(self, bytes board):
-        """5-vector of one board (26 int8 bytes, a valid position), for tests and checks."""
-        cdef const checker_t* slots = board_pointer(board)
-        cdef float out[5]
-        self.c.evaluate(self.c.context, slots, 1, out)
-        return [out[0], out[1], out[2], out[3], out[4]]
-
-
-cdef class COracle:
-    """Exact probabilities for some positions (or none): a function pointer and context."""
-
-    def __cinit__(self):
-        self.c.probabilities = NULL
-        self.c.context = NULL
-        self.owner = None
-
-    def exact(self, bytes board):
-        """The exact 5-vector of a board if the oracle knows it, else None."""
-        cdef const checker_t* slots = board_pointer(board)
-        cdef float out[5]
-        if self.c.probabilities == NULL:
-            return None
-        if self.c.probabilities(self.c.context, slots, out):
-            return [out[0], out[1], out[2], out[3], out[4]]
-        return None
-
-    def __reduce__(self):
-        if type(self) is not COracle:
-            raise TypeError(f"{type(self).__name__} does not say how to pickle itself")
-        return (COracle, ())
-
-
-# ----- test doubles ------------------------------------------------------------------
 
 cdef double logistic(double x) noexcept nogil:
     return 1.0 / (1.0 + exp(-x))
@@ -99,11 +55,12 @@ cdef void pip_count_probabilities(const checker_t* board, float* out5) noexcept 
     out5[4] = 0.1 * (1.0 - win) * gammon_against
 
 
-cdef void pip_count_evaluate(void* context, const checker_t* boards, int n,
-                             float* out5) noexcept nogil:
+cdef int pip_count_evaluate(void* context, const checker_t* boards, int n,
+                            float* out5) noexcept nogil:
     cdef int i
     for i in range(n):
         pip_count_probabilities(boards + i * NUM_SLOTS, out5 + 5 * i)
+    return EVALUATION_OK
 
 
 cdef class PipCountEvaluator(CEvaluator):

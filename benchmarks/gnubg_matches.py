@@ -1,0 +1,172 @@
+"""Matches played and analysed by GNU Backgammon (Debian ``gnubg``), a measuring stick for ``analyze_match``.
+
+Never imported by the bgengine package. ``play_match_with_gnubg`` has two gnubg players
+of different strength (evaluation noise) play a match and saves it as ``.sgf`` and
+``.mat``; ``analyse_with_gnubg`` runs gnubg's own ``analyse match`` at a depth on one
+thread and returns its per-player statistics, its very bad checker plays and its time.
+Both drive ``gnubg -t -q`` with a command file.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from gnubg_bridge import gnubg_executable
+
+
+class GnubgRunError(RuntimeError):
+    """gnubg is missing, failed, or did not write what it was asked to."""
+
+
+def _run(commands: list[str], timeout: float) -> str:
+    program = gnubg_executable()
+    if program is None:
+        raise GnubgRunError("gnubg is not installed (Debian: apt-get install gnubg)")
+    done = subprocess.run(
+        [program, "-t", "-q"], input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=timeout
+    )
+    return done.stdout + done.stderr
+
+
+def play_match_with_gnubg(
+    length: int, seed: int, noise: tuple[float, float], folder: Path, name: str, *, timeout: float = 600.0
+) -> tuple[Path, Path]:
+    """gnubg plays a ``length``-point match against itself, player 0 with ``noise[0]``, 1 with ``noise[1]``.
+
+    Both players search 0-ply with pseudo-random evaluation noise (standard deviation in
+    equity) on checker play and cube. Returns the .sgf and .mat files written in ``folder``.
+    gnubg's ``set seed`` does not make the match repeatable (the noise is drawn apart from
+    the dice), so keep the files that a measurement used.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    sgf, mat = folder / f"{name}.sgf", folder / f"{name}.mat"
+    commands = [f"set seed {seed}"]
+    for player, sigma in enumerate(noise):
+        commands += [
+            f"set player {player} gnubg",
+            f"set player {player} chequerplay evaluation plies 0",
+            f"set player {player} chequerplay evaluation noise {sigma}",
+            f"set player {player} chequerplay evaluation deterministic off",
+            f"set player {player} cubedecision evaluation plies 0",
+            f"set player {player} cubedecision evaluation noise {sigma}",
+            f"set player {player} cubedecision evaluation deterministic off",
+        ]
+    commands += [f"new match {length}", f"save match {sgf}", f"export match mat {mat}"]
+    output = _run(commands, timeout)
+    if not sgf.exists() or not mat.exists():
+        raise GnubgRunError(f"gnubg wrote no match files; its output ended with: {output[-500:]}")
+    return sgf, mat
+
+
+@dataclass(frozen=True)
+class GnubgPlayerStatistics:
+    name: str
+    unforced_moves: int
+    checker_error: float  # EMG
+    checker_rate: float  # mEMG per unforced move
+    checker_error_mwc: float  # as a fraction
+    very_bad_moves: int
+    cube_error: float
+    overall_rate: float
+    luck: float  # EMG
+
+
+@dataclass(frozen=True)
+class GnubgAnalysis:
+    players: tuple[GnubgPlayerStatistics, GnubgPlayerStatistics]
+    very_bad_checker_plays: frozenset[tuple[int, int]]  # (game, index of the checker play in the game)
+    bad_checker_plays: frozenset[tuple[int, int]]  # bad or very bad
+    seconds: float
+    output: str
+
+
+def analyse_with_gnubg(sgf: Path, plies: int, *, timeout: float = 3600.0) -> GnubgAnalysis:
+    """gnubg's ``analyse match`` of ``sgf`` (or a ``.mat`` file) at ``plies`` on one thread, timed, with its statistics."""
+    with tempfile.TemporaryDirectory(prefix="bgengine-gnubg-analysis-") as folder:
+        analysed = Path(folder) / "analysed.sgf"
+        commands = [
+            "set threads 1",
+            f"import mat {sgf}" if sgf.suffix == ".mat" else f"load match {sgf}",
+            f"set analysis chequerplay evaluation plies {plies}",
+            f"set analysis cubedecision evaluation plies {plies}",
+            "set analysis chequerplay evaluation cubeful on",
+            "set analysis cubedecision evaluation cubeful on",
+        ]
+        started = time.perf_counter()
+        output = _run([*commands, "analyse match", "show statistics match", f"save match {analysed}"], timeout)
+        seconds = time.perf_counter() - started
+        if not analysed.exists():
+            raise GnubgRunError(f"gnubg did not save the analysis; its output ended with: {output[-500:]}")
+        very_bad, bad = _marked_checker_plays(analysed.read_text(encoding="utf-8", errors="replace"))
+    return GnubgAnalysis(_statistics(output), very_bad, bad, seconds, output)
+
+
+def _row(output: str, label: str, section: str) -> list[str]:
+    """The two players' cells of a row of ``show statistics match`` in a section."""
+    body = output[output.index(section):]
+    for line in body.splitlines():
+        if line.startswith(label):
+            rest = line[len(label):]
+            cells = re.findall(r"[-+]?\d+(?:\.\d+)?%?(?:\s*\(\s*[-+]?\d+(?:\.\d+)?%?\))?", rest)
+            return cells
+    raise GnubgRunError(f"no row {label!r} in gnubg's statistics")
+
+
+def _first_number(cell: str) -> float:
+    return float(re.match(r"[-+]?\d+(?:\.\d+)?", cell).group(0))  # type: ignore[union-attr]
+
+
+def _in_brackets(cell: str) -> float:
+    return float(re.search(r"\(\s*([-+]?\d+(?:\.\d+)?)%\)", cell).group(1)) / 100.0  # type: ignore[union-attr]
+
+
+def _statistics(output: str) -> tuple[GnubgPlayerStatistics, GnubgPlayerStatistics]:
+    names_line = next(line for line in output.splitlines() if line.startswith("Player "))
+    names = names_line.split()[1:3]
+    checker, cube, overall, luck = "Chequerplay statistics", "Cube statistics", "Overall statistics", "Luck statistics"
+    unforced = _row(output, "Unforced moves", checker)
+    error = _row(output, "Error total EMG (MWC)", checker)
+    rate = _row(output, "Error rate mEMG (MWC)", checker)
+    very_bad = _row(output, "Moves marked very bad", checker)
+    cube_error = _row(output, "Error total EMG (MWC)", cube)
+    overall_rate = _row(output, "Error rate mEMG (MWC)", overall)
+    luck_total = _row(output, "Luck total EMG (MWC)", luck)
+    return tuple(  # type: ignore[return-value]
+        GnubgPlayerStatistics(
+            name=names[player],
+            unforced_moves=int(unforced[player]),
+            checker_error=-_first_number(error[player]),
+            checker_rate=-_first_number(rate[player]),
+            checker_error_mwc=-_in_brackets(error[player]),
+            very_bad_moves=int(very_bad[player]),
+            cube_error=-_first_number(cube_error[player]),
+            overall_rate=-_first_number(overall_rate[player]),
+            luck=_first_number(luck_total[player]),
+        )
+        for player in (0, 1)
+    )
+
+
+_NODE_MOVE = re.compile(r";([WB])\[([1-6][1-6][a-z]*)\]")
+
+
+def _marked_checker_plays(text: str) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """(game, ordinal of the checker play in its game) of the plays gnubg marked very bad / bad or worse."""
+    very_bad, bad = set(), set()
+    for game, tree in enumerate(text.split("(;")[1:]):
+        nodes = tree.split("\n;")
+        ordinal = 0
+        for node in nodes[1:]:
+            if not _NODE_MOVE.match(";" + node):
+                continue
+            if "BM[2]" in node:
+                very_bad.add((game, ordinal))
+            if "BM[" in node:
+                bad.add((game, ordinal))
+            ordinal += 1
+    return frozenset(very_bad), frozenset(bad)

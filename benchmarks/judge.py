@@ -1,0 +1,146 @@
+"""Score bgengine against the committed judge sets (gnubg's verdicts; gnubg itself is not needed).
+
+    python benchmarks/judge.py checker --plies 0   # equity given up per decision, best move found
+    python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
+
+Checker play: bgengine's best play at ``--plies`` is looked up among the stored plays by the
+position it leads to; what it gives up against gnubg's best is in millipoints (mEMG, cubeless
+money equity x 1000). Cube: ``cube_decision`` at ``--plies`` against gnubg's equities (money
+per cube, EMG in matches); gnubg's "Optional double" accepts "no double" as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from judge_data import CHECKER_SET, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
+
+from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
+
+Row = dict[str, Any]
+
+
+def score_checker_decision(decision: Row, plies: int) -> Row:
+    """What bgengine's best play at ``plies`` gives up in gnubg's eyes (mEMG), and whether it is gnubg's best."""
+    position = Position.from_gnubg_id(decision["position_id"])
+    ours = rank_moves(position, tuple(decision["dice"]), plies=plies)[0]
+    equities = {play["position_id"]: play["equity"] for play in decision["plays"]}
+    given_up = 1000 * (max(equities.values()) - equities[ours.position.gnubg_id()])
+    return {"position_id": decision["position_id"], "dice": decision["dice"], "class": decision["class"],
+            "ours": str(ours.move), "gnubg": decision["plays"][0]["move"], "given_up": given_up,
+            "best": given_up < 1e-6}
+
+
+def our_family(action: CubeAction) -> str:
+    """Our verdict's family (see judge_data.FAMILIES); "no cube action" matches none of gnubg's."""
+    return "no cube action" if action is CubeAction.NO_CUBE_ACTION else verdict_family(action.value)
+
+
+def same_family(family: str, decision: Row) -> bool:
+    """Is ``family`` the judge's verdict family? (Where gnubg's double is optional, no double is right too.)"""
+    optional = decision["verdict"].lower().startswith("optional")
+    return family == decision["family"] or (optional and family == "no double")
+
+
+def score_cube_decision(decision: Row, plies: int) -> Row:
+    """bgengine's cube decision at ``plies`` against gnubg's: same family, |ND diff| + |DT diff|."""
+    position, match = parse_xgid(decision["xgid"])
+    ours = cube_decision(position, match, plies=plies)
+    if not match.is_money:
+        ours = ours.to_emg()
+    return {
+        "xgid": decision["xgid"], "scenario": decision["scenario"], "kind": decision["kind"],
+        "ours": ours.action.value, "gnubg": decision["verdict"],
+        "same_family": same_family(our_family(ours.action), decision),
+        "equity_gap": abs(ours.no_double - decision["no_double"]) + abs(ours.double_take - decision["double_take"]),
+    }
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def summarise(scores: list[Row], group: str, measures: dict[str, Callable[[list[Row]], float]]) -> dict[str, Row]:
+    """Per value of ``group`` and "all": the count and each measure."""
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for score in scores:
+        groups[score[group]].append(score)
+    groups["all"] = scores
+    return {name: {"n": len(rows), **{key: measure(rows) for key, measure in measures.items()}}
+            for name, rows in groups.items()}
+
+
+CHECKER_MEASURES = {
+    "mean_mEMG_given_up": lambda rows: _mean([r["given_up"] for r in rows]),
+    "best_move_found": lambda rows: _mean([r["best"] for r in rows]),
+}
+CUBE_MEASURES = {
+    "same_family": lambda rows: _mean([r["same_family"] for r in rows]),
+    "mean_abs_nd_plus_dt_diff": lambda rows: _mean([r["equity_gap"] for r in rows]),
+}
+
+
+def judge(kind: str, plies: int, limit: int | None = None) -> tuple[dict[str, Any], list[Row]]:
+    """Score every decision of a judge set (the first ``limit``); (summary, per-decision scores)."""
+    path, score, measures = {
+        "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
+        "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
+    }[kind]
+    header, decisions = read_judge_set(path)
+    started = time.perf_counter()
+    scores = [score(decision, plies) for decision in decisions[:limit]]
+    seconds = time.perf_counter() - started
+    summary: dict[str, Any] = {"set": path.name, "engine": "bgengine", "judge": header["judge"], "plies": plies,
+                               "seconds": round(seconds, 1)}
+    if kind == "checker":
+        summary["by_class"] = summarise(scores, "class", measures)
+    else:
+        summary["by_scenario"] = summarise(scores, "scenario", measures)
+        summary["by_kind"] = summarise(scores, "kind", measures)
+    return summary, scores
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    """The summary as small tables."""
+    print(f"{summary['set']}: {summary['engine']} at {summary['plies']}-ply, judged by {summary['judge']} "
+          f"({summary['seconds']} s)")
+    for key in ("by_class", "by_scenario", "by_kind"):
+        if key not in summary:
+            continue
+        table = summary[key]
+        columns = [c for c in next(iter(table.values())) if c != "n"]
+        print(f"\n  {key[3:]:30}{'n':>5}" + "".join(f"{c:>26}" for c in columns))
+        for name, row in table.items():
+            cells = "".join(f"{row[c]:>26.1%}" if c in ("best_move_found", "same_family") else f"{row[c]:>26.3f}"
+                            for c in columns)
+            print(f"  {name:30}{row['n']:>5}{cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kind", choices=("checker", "cube"))
+    parser.add_argument("--plies", type=int, default=0, help="bgengine's depth")
+    parser.add_argument("--limit", type=int, help="score only the first N decisions (a quick look)")
+    parser.add_argument("--out", type=Path, help="write the summary and every decision's score as JSON")
+    args = parser.parse_args()
+    summary, scores = judge(args.kind, args.plies, args.limit)
+    print_summary(summary)
+    if args.out:
+        head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),
+                "date": datetime.date.today().isoformat(), "summary": summary}
+        lines = ",\n  ".join(json.dumps(score) for score in scores)
+        args.out.write_text(json.dumps(head, indent=1)[:-2] + f',\n "scores": [\n  {lines}\n ]\n}}\n')
+
+
+if __name__ == "__main__":
+    main()

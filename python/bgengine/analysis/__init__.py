@@ -1,0 +1,1 @@
+"""Analysis of whole recorded matches: every checker play, cube decision and roll rated (docs/analysis.md)."""

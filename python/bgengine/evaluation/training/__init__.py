@@ -1,1 +1,0 @@
-"""Making the evaluator's networks: TD self-play and supervised training on rollout labels."""

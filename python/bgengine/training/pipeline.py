@@ -1,0 +1,128 @@
+"""The resumable jobs: the training database (positions then labels, chunk by chunk) and
+the truth set (a separately seeded, class-balanced set rolled out long).
+
+Every output is a shard written atomically; a restarted job skips finished shards and
+makes the rest exactly as an uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from bgengine.training.classes import PositionClass, Tag
+from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
+from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard
+from bgengine.training.positions import GenerationSettings, generate_chunk
+
+Log = Callable[[str], None]
+
+#: Truth-set categories, filled in this order of precedence: tags first, then the class.
+TRUTH_QUOTAS = {"back_game": 350, "closed_out": 350, "crashed": 300, "race": 500, "contact": 500}
+TRUTH_GENERATION = GenerationSettings(scenario_weights=(0.4, 0.25, 0.2, 0.075, 0.075))
+TRUTH_SHARD_SIZE = 50
+
+
+def _quiet(message: str) -> None:
+    pass
+
+
+def describe(shard: Shard) -> str:
+    """Counts by class and the labels' cost and precision, for the logs."""
+    counts = " ".join(f"{c.name.lower()}={int((shard.classes == c).sum())}" for c in PositionClass if c != PositionClass.EXACT)
+    text = f"{len(shard)} positions ({counts})"
+    if shard.labelled:
+        assert shard.seconds is not None and shard.equity_standard_errors is not None
+        for name, mask in (("race", shard.classes == PositionClass.RACE), ("contact+crashed", shard.classes != PositionClass.RACE)):
+            if mask.any():
+                text += (f"; {name}: {float(shard.seconds[mask].mean()):.3f} s/pos,"
+                         f" mean equity se {float(shard.equity_standard_errors[mask].mean()):.4f}")
+    return text
+
+
+def build_training(root: Path, seed: int, chunks: int, generation: GenerationSettings = GenerationSettings(),
+                   plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+    """Make chunks ``0..chunks-1``: each one's positions (``root/positions``), then its labels
+    (``root/labels``), skipping shards already made."""
+    seen: set[bytes] = set()
+    for chunk in range(chunks):
+        positions_path = shard_path(Path(root) / "positions", chunk)
+        if positions_path.exists():
+            positions = load_shard(positions_path)
+            seen.update(board.tobytes() for board in positions.boards)
+        else:
+            started = time.perf_counter()
+            positions = generate_chunk(seed, chunk, generation, seen)
+            save_shard(positions_path, positions)
+            log(f"positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
+        labels_path = shard_path(Path(root) / "labels", chunk)
+        if not labels_path.exists():
+            started = time.perf_counter()
+            labelled = label_shard(positions, seed, chunk, plan, executor)
+            save_shard(labels_path, labelled)
+            log(f"labels {chunk}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
+
+
+def truth_category(position_class: int, tag: int) -> str:
+    """The truth-set category of a position (back game and closed-out tags come first)."""
+    if tag & Tag.BACK_GAME:
+        return "back_game"
+    if tag & Tag.CLOSED_OUT:
+        return "closed_out"
+    return PositionClass(position_class).name.lower()
+
+
+def select_truth_positions(seed: int, quotas: dict[str, int], generation: GenerationSettings) -> Shard:
+    """Positions of the truth set: chunks of seed ``seed`` scanned in order, each category
+    filled to its quota, then interleaved so every prefix covers all categories."""
+    buckets: dict[str, list[int]] = {name: [] for name in quotas}
+    boards: list[np.ndarray] = []
+    classes: list[int] = []
+    found_tags: list[int] = []
+    seen: set[bytes] = set()
+    chunk = 0
+    while any(len(buckets[name]) < quota for name, quota in quotas.items()):
+        shard = generate_chunk(seed, chunk, generation, seen)
+        for board, position_class, tag in zip(shard.boards, shard.classes, shard.tags):
+            bucket = buckets[truth_category(int(position_class), int(tag))]
+            if len(bucket) < quotas[truth_category(int(position_class), int(tag))]:
+                bucket.append(len(boards))
+                boards.append(board)
+                classes.append(int(position_class))
+                found_tags.append(int(tag))
+        chunk += 1
+    order = [bucket[i] for i in range(max(quotas.values())) for bucket in buckets.values() if i < len(bucket)]
+    meta = {"seed": seed, "kind": "truth positions", "chunks_scanned": chunk, "quotas": quotas,
+            "generation": asdict(generation), "categories": [truth_category(classes[i], found_tags[i]) for i in order]}
+    return Shard(np.array(boards, dtype=np.int8)[order], np.array(classes, dtype=np.int8)[order],
+                 np.array(found_tags, dtype=np.uint8)[order], meta)
+
+
+def build_truth(root: Path, seed: int, quotas: dict[str, int] = TRUTH_QUOTAS,
+                generation: GenerationSettings = TRUTH_GENERATION, plan: LabelPlan = TRUTH_PLAN,
+                shard_size: int = TRUTH_SHARD_SIZE, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+    """Select the truth positions (``root/positions.npz``) and label them in shards
+    (``root/labels``), skipping whatever is already made."""
+    positions_path = Path(root) / "positions.npz"
+    if positions_path.exists():
+        selected = load_shard(positions_path)
+    else:
+        selected = select_truth_positions(seed, quotas, generation)
+        save_shard(positions_path, selected)
+        log(f"truth positions: {describe(selected)}")
+    for index, start in enumerate(range(0, len(selected), shard_size)):
+        labels_path = shard_path(Path(root) / "labels", index)
+        if labels_path.exists():
+            continue
+        part = slice(start, start + shard_size)
+        piece = Shard(selected.boards[part], selected.classes[part], selected.tags[part],
+                      {**selected.meta, "categories": selected.meta["categories"][part], "first": start})
+        started = time.perf_counter()
+        labelled = label_shard(piece, seed, index, plan, executor)
+        save_shard(labels_path, labelled)
+        log(f"truth labels {index}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")

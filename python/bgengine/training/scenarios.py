@@ -1,0 +1,112 @@
+"""Seeded start positions of the hard classes (back games, closed-out checkers, long and
+gammon-saving races) that self-play from the opening rarely reaches; games are then played
+from them, so the database also holds what these positions turn into.
+
+Each side is built as 26 counts numbered from its own side (index 25 its bar) and the two
+are composed into the core's layout with a random side on roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from bgengine.position import Position
+
+from bgengine.training.classes import Tag, tags
+
+Side = np.ndarray
+MAX_TRIES = 100
+
+
+def compose(on_roll: Side, opponent: Side) -> Position:
+    """The position with ``on_roll``'s checkers as the player on roll (validated)."""
+    board = np.zeros(26, dtype=np.int8)
+    board[1:25] = on_roll[1:25] - opponent[24:0:-1]
+    board[25] = on_roll[25]
+    board[0] = -opponent[25]
+    return Position.from_array(board)
+
+
+def _free(points: Sequence[int], other: Side) -> list[int]:
+    """Own points among ``points`` that the other side does not hold (its point 25 - p)."""
+    return [p for p in points if other[25 - p] == 0]
+
+
+def _spread(rng: np.random.Generator, side: Side, count: int, points: Sequence[int]) -> None:
+    """Add ``count`` checkers to ``side`` over ``points`` with random (Dirichlet) weights."""
+    if count <= 0:
+        return
+    shares = rng.multinomial(count, rng.dirichlet(np.ones(len(points))))
+    for point, checkers in zip(points, shares):
+        side[point] += checkers
+
+
+def _either_on_roll(rng: np.random.Generator, first: Side, second: Side) -> Position:
+    return compose(first, second) if rng.random() < 0.5 else compose(second, first)
+
+
+def back_game(rng: np.random.Generator) -> Position:
+    """A side with two or three anchors in the other's home board, trailing by 30+ pips."""
+    for _ in range(MAX_TRIES):
+        back, ahead = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        for point in rng.choice(np.arange(19, 25), size=int(rng.integers(2, 4)), replace=False):
+            back[point] = int(rng.integers(2, 4))
+        back[25] = int(rng.integers(0, 2))
+        _spread(rng, ahead, 15 - int(rng.integers(0, 4)), _free(range(1, 12), back))
+        _spread(rng, back, 15 - int(back.sum()), _free(range(1, 16), ahead))
+        position = _either_on_roll(rng, back, ahead)
+        if Tag.BACK_GAME in tags(np.asarray(position)):
+            return position
+    raise RuntimeError("no back game found")  # pragma: no cover - the odds are tiny
+
+
+def closed_out(rng: np.random.Generator) -> Position:
+    """Checkers on the bar against five or six home-board points."""
+    for _ in range(MAX_TRIES):
+        strong, victim = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        for point in rng.choice(np.arange(1, 7), size=int(rng.integers(5, 7)), replace=False):
+            strong[point] = 2
+        _spread(rng, strong, 15 - int(strong.sum()), range(1, 19))
+        victim[25] = int(rng.integers(1, 4))
+        _spread(rng, victim, 15 - int(victim[25]) - int(rng.integers(0, 4)), _free(range(1, 25), strong))
+        position = _either_on_roll(rng, strong, victim)
+        if Tag.CLOSED_OUT in tags(np.asarray(position)):
+            return position
+    raise RuntimeError("no closed-out position found")  # pragma: no cover
+
+
+def long_race(rng: np.random.Generator) -> Position:
+    """A race without contact, each side spread up to its furthest point (8..16)."""
+    first, second = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    furthest = int(rng.integers(8, 17))
+    for side, top in ((first, furthest), (second, 24 - furthest)):
+        side[top] = 1
+        _spread(rng, side, 14, range(1, top + 1))
+    return _either_on_roll(rng, first, second)
+
+
+def gammon_save_race(rng: np.random.Generator) -> Position:
+    """A race in which one side is home (some off) and the other has none off, some outside."""
+    home, outside = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    _spread(rng, home, 15 - int(rng.integers(0, 12)), range(1, 7))
+    furthest = int(rng.integers(8, 19))
+    outside[furthest] = 1
+    _spread(rng, outside, 14, range(1, furthest + 1))
+    return _either_on_roll(rng, home, outside)
+
+
+def opening(rng: np.random.Generator) -> Position:
+    """The starting position (self-play from the opening)."""
+    return Position.initial()
+
+
+#: Start kinds of generated games, in a fixed order (the stored ``source`` code is the index).
+SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
+    "opening": opening,
+    "back_game": back_game,
+    "closed_out": closed_out,
+    "long_race": long_race,
+    "gammon_save_race": gammon_save_race,
+}

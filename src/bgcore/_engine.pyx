@@ -1,0 +1,105 @@
+# cython: language_level=3
+"""The engine's evaluator for every kernel: one composite behind the C evaluator contract.
+
+``EngineCEvaluator(network, tables)``: finished games exact; positions without contact
+from ``tables`` (a ``bgcore._race.RaceTables``: exact two-sided bear-off, else the race
+approximation) when given; everything else from the network of the position's class.
+``BearoffOracle(tables)``: the exact two-sided results, for rollouts that stop there.
+The network must not change while a kernel uses it (training updates weights in place).
+"""
+
+from bgcore._types cimport checker_t, NUM_SLOTS, PHASE_CONTACT
+from bgcore._board cimport phase_of
+from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
+from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, COracle
+from bgcore._nn cimport NeuralNet, Network, evaluate_boards
+from bgcore._race cimport RaceTables, race_probabilities
+from bgcore._bearoff_tables cimport TwoSidedTable, two_sided_win_probability
+
+
+cdef PositionClass position_class(const checker_t* board) noexcept nogil:
+    return CLASS_CONTACT if phase_of(board) == PHASE_CONTACT else CLASS_RACE
+
+
+cdef int network_evaluate(void* context, const checker_t* boards, int n,
+                          float* out5) noexcept nogil:
+    """The network alone (finished games exact): a BoardEvaluator function."""
+    evaluate_boards(<const Network*>context, boards, n, out5)
+    return EVALUATION_OK
+
+
+cdef int engine_evaluate(void* context, const checker_t* boards, int n,
+                         float* out5) noexcept nogil:
+    cdef const Engine* engine = <const Engine*>context
+    cdef const checker_t* board
+    cdef float* out
+    cdef const BoardEvaluator* network
+    cdef PositionClass kind
+    cdef int b, status
+    for b in range(n):
+        board = boards + b * NUM_SLOTS
+        out = out5 + b * NUM_OUTPUTS
+        if finished_probabilities(board, out):
+            continue
+        kind = position_class(board)
+        if kind == CLASS_RACE and engine.tables != NULL and race_probabilities(engine.tables, board, out) == 0:
+            continue
+        network = &engine.by_class[<int>kind]
+        status = network.evaluate(network.context, board, 1, out)
+        if status != EVALUATION_OK:
+            return status
+    return EVALUATION_OK
+
+
+cdef class EngineCEvaluator(CEvaluator):
+    """The engine's 0-ply for kernels: exact finished games, ``tables`` (a RaceTables, or
+    None) for positions without contact, ``network`` (a NeuralNet) for the rest."""
+
+    def __init__(self, NeuralNet network, RaceTables tables=None):
+        cdef int kind
+        cdef int classes = NUM_POSITION_CLASSES
+        self.network = network
+        self.tables = tables
+        self.owner = (network, tables)
+        for kind in range(classes):
+            self.engine.by_class[kind].evaluate = network_evaluate
+            self.engine.by_class[kind].context = <void*>&network.net
+        if tables is None:
+            # nothing to dispatch: the network alone gives the same values in one batch
+            self.engine.tables = NULL
+            self.c.evaluate = network_evaluate
+            self.c.context = <void*>&network.net
+        else:
+            self.engine.tables = &tables.c
+            self.c.evaluate = engine_evaluate
+            self.c.context = <void*>&self.engine
+
+    def __reduce__(self):
+        return (EngineCEvaluator, (self.network, self.tables))
+
+
+cdef int two_sided_exact(void* context, const checker_t* board, float* out5) noexcept nogil:
+    """Exact when both sides are in the two-sided table (no gammons: both have borne off)."""
+    cdef double win = two_sided_win_probability(<const TwoSidedTable*>context, board)
+    if win < 0.0:
+        return 0
+    out5[0] = <float>win
+    out5[1] = 0.0
+    out5[2] = 0.0
+    out5[3] = 0.0
+    out5[4] = 0.0
+    return 1
+
+
+cdef class BearoffOracle(COracle):
+    """Exact cubeless 5-vector of positions in the two-sided table of ``tables``."""
+
+    def __init__(self, RaceTables tables):
+        if tables.c.two_sided.max_checkers == 0:
+            raise ValueError("these tables have no two-sided table")
+        self.owner = tables
+        self.c.probabilities = two_sided_exact
+        self.c.context = <void*>&tables.c.two_sided
+
+    def __reduce__(self):
+        return (BearoffOracle, (self.owner,))

@@ -1,0 +1,23 @@
+"""Legal move generation: every distinct child of a board and roll, sides switched."""
+
+from typing import Any, overload, Literal
+
+import numpy as np
+
+class BoardInputError(ValueError): ...
+class DiceInputError(ValueError): ...
+
+MAX_CHILDREN_PER_ROLL: int
+MOVE_RECORD_SLOTS: int
+
+def children_and_moves(board: bytes, die1: int, die2: int) -> tuple[bytes, bytes]: ...
+@overload
+def legal_children_batch(
+    boards: Any, dice: Any, with_moves: Literal[False] = ...
+) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def legal_children_batch(
+    boards: Any, dice: Any, with_moves: Literal[True]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def legal_children_batch(boards: Any, dice: Any, with_moves: bool) -> tuple[np.ndarray, ...]: ...

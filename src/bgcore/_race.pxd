@@ -1,0 +1,23 @@
+# Race evaluation (no contact) from bear-off tables: the nogil C API for evaluators.
+from bgcore._types cimport checker_t
+from bgcore._bearoff_tables cimport OneSidedTable, TwoSidedTable
+
+# The tables one race evaluation reads: the six-point home table (required), a wider
+# one-sided table for checkers outside the home board (points 0: none) and the two-sided
+# table for exact results (max_checkers 0: none). Each evaluator holds its own set.
+ctypedef struct RaceTableSet:
+    OneSidedTable home
+    OneSidedTable wide
+    TwoSidedTable two_sided
+
+# Cubeless 5-vector of a possible board without contact (player on roll's view, before
+# rolling) into out[0..4]; returns 0 when done, -1 when the board has contact. Boards are
+# not checked here (callers pass positions they validated).
+cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
+                            float* out) noexcept nogil
+
+# The Python owner of a RaceTableSet: keeps the arrays alive, never changes after __init__.
+cdef class RaceTables:
+    cdef RaceTableSet c
+    cdef readonly tuple arrays
+    cdef object recipe

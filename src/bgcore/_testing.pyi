@@ -1,0 +1,6 @@
+"""Compiled test doubles of the C evaluator contract."""
+
+from bgcore._evaluator import CEvaluator, COracle
+
+class PipCountEvaluator(CEvaluator): ...
+class OneRollFinishOracle(COracle): ...

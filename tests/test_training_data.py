@@ -1,0 +1,193 @@
+"""The training-data pipeline: classes, the shard format, seeded positions and labels, resuming."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgengine import Phase, Position, RolloutSettings
+from bgengine.training.classes import PositionClass, Tag, classify, has_contact, tags
+from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
+from bgengine.training.labels import LabelPlan, label_shard, position_seed
+from bgengine.training.pipeline import build_training, build_truth
+from bgengine.training.positions import GenerationSettings, generate_chunk
+
+TINY_GENERATION = GenerationSettings(games=3)
+#: Every position kept, so chunks share opening positions and resuming must deduplicate them.
+RESUME_GENERATION = GenerationSettings(games=4, sample_rate=1.0)
+TINY_PLAN = LabelPlan(
+    race=RolloutSettings(trials=6, variance_reduction=False),
+    contact=RolloutSettings(trials=6, variance_reduction=False, truncate_plies=2),
+)
+
+
+def board(position: Position) -> np.ndarray:
+    return np.asarray(position)
+
+
+# ----- classes --------------------------------------------------------------------------
+
+
+def test_classify_a_long_race_without_contact():
+    race = Position.from_points({10: 5, 8: 5, 6: 5}, {9: 5, 7: 5, 5: 5})
+    assert classify(board(race)) is PositionClass.RACE
+    assert tags(board(race)) == Tag.LONG_RACE
+
+
+def test_classify_a_small_bearoff_as_exact_and_a_seven_checker_one_as_race():
+    assert classify(board(Position.from_points({6: 2, 5: 1}, {3: 3}))) is PositionClass.EXACT
+    assert classify(board(Position.from_points({6: 4, 5: 3}, {3: 3}))) is PositionClass.RACE
+
+
+def test_gammon_saving_race_is_tagged():
+    position = Position.from_points({12: 3, 9: 4, 5: 8}, {3: 2, 2: 2, 1: 1})
+    assert classify(board(position)) is PositionClass.RACE
+    assert Tag.GAMMON_SAVE in tags(board(position))
+
+
+def test_back_game_is_contact_with_the_back_game_tag():
+    back_game = Position.from_points({24: 2, 22: 2, 13: 4, 8: 3, 6: 4}, {6: 4, 5: 4, 4: 3, 2: 2})
+    assert classify(board(back_game)) is PositionClass.CONTACT
+    assert tags(board(back_game)) & Tag.BACK_GAME
+    assert not tags(board(back_game.flip())) & Tag.CLOSED_OUT
+    assert tags(board(back_game.flip())) & Tag.BACK_GAME  # the same side, seen from the other
+
+
+def test_one_anchor_while_ahead_is_no_back_game():
+    assert not tags(board(Position.initial())) & Tag.BACK_GAME
+
+
+def test_checker_on_the_bar_against_a_closed_board_is_closed_out():
+    position = Position.from_points({13: 5, 10: 2, 8: 4}, {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 8: 3}, bar=1)
+    assert classify(board(position)) is PositionClass.CONTACT
+    assert tags(board(position)) == Tag.CLOSED_OUT
+    assert tags(board(position.flip())) == Tag.CLOSED_OUT
+
+
+def test_side_with_few_checkers_in_play_is_crashed():
+    crashed = Position.from_points({1: 4, 2: 4, 3: 2, 24: 2}, {13: 5, 8: 3, 6: 5})
+    assert classify(board(crashed)) is PositionClass.CRASHED
+    assert classify(board(crashed.flip())) is PositionClass.CRASHED
+
+
+def test_gammonish_only_from_given_probabilities():
+    start = board(Position.initial())
+    assert not tags(start) & Tag.GAMMONISH
+    assert tags(start, np.array([0.6, 0.3, 0.01, 0.1, 0.0])) & Tag.GAMMONISH
+    assert not tags(start, np.array([0.6, 0.2, 0.01, 0.1, 0.0])) & Tag.GAMMONISH
+
+
+def test_contact_agrees_with_the_position_phase():
+    positions = generate_chunk(11, 0, GenerationSettings(games=6), set())
+    assert len(positions) > 30
+    for row in positions.boards:
+        assert has_contact(row) == (Position.from_array(row).phase is Phase.CONTACT)
+
+
+# ----- the shard format -----------------------------------------------------------------
+
+
+def test_shard_round_trips(tmp_path: Path):
+    positions = generate_chunk(5, 0, TINY_GENERATION, set())
+    labelled = label_shard(positions, 5, 0, TINY_PLAN)
+    path = shard_path(tmp_path, 0)
+    save_shard(path, labelled)
+    again = load_shard(path)
+    assert again.boards.dtype == np.int8 and again.boards.shape == (len(positions), 26)
+    for name in ("boards", "classes", "tags", "probabilities", "standard_errors",
+                 "equity_standard_errors", "seeds", "trials", "seconds"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(labelled, name))
+    assert again.meta["plan"]["contact"]["truncate_plies"] == 2
+    assert again.meta["seed"] == 5 and again.meta["format"] == "bgengine.training-shard/1"
+    assert shard_paths(tmp_path) == [path]
+
+
+def test_unlabelled_shard_has_no_labels(tmp_path: Path):
+    positions = generate_chunk(5, 0, TINY_GENERATION, set())
+    save_shard(tmp_path / "p.npz", positions)
+    assert not load_shard(tmp_path / "p.npz").labelled
+
+
+# ----- seeds ----------------------------------------------------------------------------
+
+
+def test_same_seed_gives_the_same_positions_and_labels():
+    first = generate_chunk(7, 2, TINY_GENERATION, set())
+    second = generate_chunk(7, 2, TINY_GENERATION, set())
+    np.testing.assert_array_equal(first.boards, second.boards)
+    np.testing.assert_array_equal(first.tags, second.tags)
+    other = generate_chunk(8, 2, TINY_GENERATION, set())
+    assert first.boards.shape != other.boards.shape or (first.boards != other.boards).any()
+    labels_a = label_shard(first, 7, 2, TINY_PLAN)
+    labels_b = label_shard(second, 7, 2, TINY_PLAN)
+    np.testing.assert_array_equal(labels_a.probabilities, labels_b.probabilities)
+    np.testing.assert_array_equal(labels_a.seeds, labels_b.seeds)
+
+
+def test_positions_are_deduplicated_and_never_exact():
+    seen: set[bytes] = set()
+    first = generate_chunk(3, 0, GenerationSettings(games=8), seen)
+    second = generate_chunk(3, 1, GenerationSettings(games=8), seen)
+    keys = [row.tobytes() for row in np.concatenate([first.boards, second.boards])]
+    assert len(keys) == len(set(keys))
+    assert PositionClass.EXACT not in set(np.concatenate([first.classes, second.classes]).tolist())
+
+
+def test_position_seeds_differ_by_shard_index_and_run_seed():
+    seeds = {position_seed(1, shard, index) for shard in range(3) for index in range(50)}
+    assert len(seeds) == 150
+    assert position_seed(1, 0, 0) != position_seed(2, 0, 0)
+    assert position_seed(1, 0, 0) == position_seed(1, 0, 0)
+
+
+# ----- resuming -------------------------------------------------------------------------
+
+
+class Killed(Exception):
+    """Stands in for the job being killed."""
+
+
+def _same_shards(a: Path, b: Path) -> None:
+    names_a = sorted(p.relative_to(a) for p in a.rglob("*.npz"))
+    assert names_a == sorted(p.relative_to(b) for p in b.rglob("*.npz")) and names_a
+    for name in names_a:
+        x, y = load_shard(a / name), load_shard(b / name)
+        for field in ("boards", "classes", "tags", "probabilities", "standard_errors", "seeds", "trials"):
+            np.testing.assert_array_equal(getattr(x, field), getattr(y, field))
+        assert x.meta == y.meta
+
+
+def test_killed_and_resumed_run_makes_the_same_shards(tmp_path: Path):
+    build_training(tmp_path / "whole", 22, 3, RESUME_GENERATION, TINY_PLAN)
+
+    def kill_after_positions_of_chunk_1(message: str) -> None:
+        if message.startswith("positions 1"):
+            raise Killed
+
+    resumed = tmp_path / "resumed"
+    with pytest.raises(Killed):
+        build_training(resumed, 22, 3, RESUME_GENERATION, TINY_PLAN, log=kill_after_positions_of_chunk_1)
+    assert not shard_path(resumed / "labels", 1).exists()
+    (resumed / "labels" / ".shard-00001.npz.999.tmp").write_bytes(b"half a shard")
+    build_training(resumed, 22, 3, RESUME_GENERATION, TINY_PLAN)
+    _same_shards(tmp_path / "whole", resumed)
+
+
+def test_truth_set_fills_every_category_interleaved_and_resumes(tmp_path: Path):
+    quotas = {"back_game": 2, "closed_out": 2, "crashed": 2, "race": 2, "contact": 2}
+    build_truth(tmp_path / "whole", 9, quotas, plan=TINY_PLAN, shard_size=4)
+
+    def kill_after_first_labels(message: str) -> None:
+        if message.startswith("truth labels 0"):
+            raise Killed
+
+    with pytest.raises(Killed):
+        build_truth(tmp_path / "resumed", 9, quotas, plan=TINY_PLAN, shard_size=4, log=kill_after_first_labels)
+    build_truth(tmp_path / "resumed", 9, quotas, plan=TINY_PLAN, shard_size=4)
+    _same_shards(tmp_path / "whole", tmp_path / "resumed")
+    selected = load_shard(tmp_path / "whole" / "positions.npz")
+    assert selected.meta["categories"][:5] == list(quotas)
+    assert sorted(selected.meta["categories"]) == sorted(c for c, n in quotas.items() for _ in range(n))
+    assert len(shard_paths(tmp_path / "whole" / "labels")) == 3
