@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from bgengine import MatchState, Position, RandomAgent, format_mat, play_match
-from bgengine.agents.play import random_play_positions
+from bgengine import MatchState, Position, RandomAgent, format_mat, format_sgf, play_match
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from conftest import random_play_positions  # noqa: E402 - the tests' seeded sampler
 from bgengine.formats.gnubg_id import encode_match_id, encode_position_id, format_gnubg_ids
 from bgengine.formats.xgid import format_xgid
 
@@ -116,12 +119,18 @@ def move_seeds(rng: np.random.Generator) -> list[bytes]:
     return seeds
 
 
-def mat_seeds() -> list[str]:
-    """Short random matches written by format_mat, with cube actions, plus damaged copies."""
-    texts = []
-    for seed, length in ((2, 1), (5, 3), (4, 3)):  # short ones, with doubles, takes and drops
+def short_matches() -> list:
+    """Short random matches, with doubles, takes and drops."""
+    matches = []
+    for seed, length in ((2, 1), (5, 3), (4, 3)):
         agents = [RandomAgent(s, double_probability=0.3, take_probability=0.6) for s in np.random.SeedSequence(seed).spawn(2)]
-        texts.append(format_mat(play_match(agents[0], agents[1], length, seed=seed, names=("Ann", "Bo"))))
+        matches.append(play_match(agents[0], agents[1], length, seed=seed, names=("Ann", "Bo")))
+    return matches
+
+
+def mat_seeds() -> list[str]:
+    """The short matches written by format_mat, plus damaged copies."""
+    texts = [format_mat(match) for match in short_matches()]
     lines = texts[0].splitlines(keepends=True)
     texts += [
         "".join(lines[: len(lines) // 2]),
@@ -131,6 +140,13 @@ def mat_seeds() -> list[str]:
         "; only a comment\n",
     ]
     return texts
+
+
+def sgf_seeds() -> list[str]:
+    """The short matches written by format_sgf, plus damaged copies."""
+    texts = [format_sgf(match) for match in short_matches()[:2]]
+    first = texts[0]
+    return texts + [first[: len(first) // 2], first.replace("]", "", 1), "(;)", "(;GM[6]", "(;GM[1])"]
 
 
 def write(target: str, seeds: list[str] | list[bytes]) -> None:
@@ -152,6 +168,7 @@ def main() -> None:
     write("xgid", xgid_seeds(positions, states) + EDGE_TEXTS)
     write("move", move_seeds(rng) + [bytes([0, 6, 6]) + text.encode() for text in EDGE_TEXTS])
     write("mat", mat_seeds() + EDGE_TEXTS)
+    write("sgf", sgf_seeds() + EDGE_TEXTS)
     readers = [  # the first byte picks the reader (see check_user_input)
         *(b"\x00" + text.encode() for text in xgid_seeds(positions[:3], states[:3]) + gnubg_ids_seeds(positions[:3], states[:3])),
         *(b"\x01" + text.encode() for text in ["31", "3-1", "6, 6", " 5 / 2 ", "0-7", "３１"]),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bgengine import BgEngineError, Move, Position, format_mat, parse_mat
+from bgengine import BgEngineError, Move, Position, format_mat, format_sgf, parse_mat, parse_sgf
 from bgengine.formats import user_input
 from bgengine.formats.gnubg_id import (
     decode_match_id,
@@ -144,8 +144,19 @@ def check_mat(data: bytes) -> None:
     assert format_mat(again) == written, "writing the match read back gives other text"
 
 
+def check_sgf(data: bytes) -> None:
+    """An .sgf text that parses writes an .sgf text that reads back as the same match."""
+    match = parsed(parse_sgf, text_of(data))
+    if match is None:
+        return
+    written = format_sgf(match)
+    again = parse_sgf(written)
+    assert match_record(again) == match_record(match), "the match read back differs from the one written"
+    assert format_sgf(again) == written, "writing the match read back gives other text"
+
+
 def match_record(match: Match) -> tuple[object, ...]:
-    """What a .mat file records of a match: length, score and every game's actions and outcome."""
+    """What a match file records of a match: length, score and every game's actions and outcome."""
     games = tuple((game.starting_state, game.actions, game.outcome) for game in match.games if len(game))
     return match.length, match.score, games
 
@@ -214,5 +225,6 @@ CHECKS: dict[str, Callable[[bytes], None]] = {
     "xgid": check_xgid,
     "move": check_move,
     "mat": check_mat,
+    "sgf": check_sgf,
     "user_input": check_user_input,
 }
