@@ -135,24 +135,22 @@ def check_move(data: bytes) -> None:
 
 def check_mat(data: bytes) -> None:
     """A .mat text that parses writes a .mat text that reads back as the same match."""
-    match = parsed(parse_mat, text_of(data))
-    if match is None:
-        return
-    written = format_mat(match)
-    again = parse_mat(written)
-    assert match_record(again) == match_record(match), "the match read back differs from the one written"
-    assert format_mat(again) == written, "writing the match read back gives other text"
+    _check_match_file(parse_mat, format_mat, data)
 
 
 def check_sgf(data: bytes) -> None:
     """An .sgf text that parses writes an .sgf text that reads back as the same match."""
-    match = parsed(parse_sgf, text_of(data))
+    _check_match_file(parse_sgf, format_sgf, data)
+
+
+def _check_match_file(parse: Callable[[str], Match], write: Callable[[Match], str], data: bytes) -> None:
+    match = parsed(parse, text_of(data))
     if match is None:
         return
-    written = format_sgf(match)
-    again = parse_sgf(written)
+    written = write(match)
+    again = parse(written)
     assert match_record(again) == match_record(match), "the match read back differs from the one written"
-    assert format_sgf(again) == written, "writing the match read back gives other text"
+    assert write(again) == written, "writing the match read back gives other text"
 
 
 def match_record(match: Match) -> tuple[object, ...]:
