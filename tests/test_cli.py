@@ -396,6 +396,18 @@ def test_cube_command_with_given_probabilities_names_the_textbook_action():
     assert "Money game, cube centred" in out
 
 
+def test_cube_command_names_redoubles_and_the_cube_efficiency_class():
+    owned = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"  # the roller owns a 2-cube
+    out = run("cube", owned, "--probabilities", "0.6,0.1,0,0.1,0").stdout
+    assert "Redouble/Take" in out and "No redouble" in out and "Double/Take" not in out
+    assert "cube efficiency 0.680 (no position)" not in out  # a position is given: its class
+    assert "From 0-ply cubeless probabilities, cube efficiency 0.680 (contact)" in out
+    assert run_json("cube", owned)["cube"]["cube_efficiency_class"] == "contact"
+    assert run_json("cube", owned)["cube"]["cubeful_search"] is False
+    last_roll = "XGID=------A-----------------a-:0:0:1:00:4:2:0:7:10"
+    assert run_json("cube", last_roll)["cube"]["cube_efficiency_class"] == "last roll"
+
+
 def test_cube_command_evaluates_races_itself_and_takes_match_options():
     document = run_json("cube", RACE_XGID, "--match", "5", "--score", "0-3")
     assert document["evaluation"]["source"] in ("race", "0-ply")

@@ -252,10 +252,10 @@ def test_probabilities_and_evaluator_together_are_refused():
         cube_decision(Position.initial(), evaluator=FixedEvaluator(GAMMONLESS), probabilities=GAMMONLESS)
 
 
-# ----- n-ply: n-ply cubeless probabilities in the same cube model ---------------------------
+# ----- n-ply: the cubeful search, or n-ply cubeless probabilities in the same cube model ---------------------------
 
 
-def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
+def test_cubeless_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
     from bgengine.evaluation.evaluator import RandomEvaluator, evaluate
 
     evaluator = RandomEvaluator(seed=5)
@@ -265,7 +265,7 @@ def test_one_ply_decision_is_the_model_decision_of_the_one_ply_probabilities():
     zero_ply = evaluate(position, plies=0, evaluator=evaluator).probabilities
     assert one_ply != pytest.approx(zero_ply)  # the depth matters here, so the test can fail
     for state in (MatchState(), match):
-        decision = cube_decision(position, state, plies=1, evaluator=evaluator)
+        decision = cube_decision(position, state, plies=1, evaluator=evaluator, cubeful=False)
         expected = cube_decision(position, state, probabilities=one_ply)
         assert decision.plies == 1
         assert decision.probabilities.as_tuple() == pytest.approx(one_ply)
@@ -278,9 +278,12 @@ def test_two_ply_races_use_the_lookahead_too():
     from bgengine.evaluation.evaluator import evaluate
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
-    decision = cube_decision(race_80, plies=2)
+    decision = cube_decision(race_80, plies=2, cubeful=False)
     assert decision.probabilities.as_tuple() == pytest.approx(evaluate(race_80, plies=2).probabilities)
     assert "2-ply cubeless probabilities" in str(decision)
+    searched = cube_decision(race_80, plies=1)
+    assert searched.probabilities.as_tuple() == pytest.approx(evaluate(race_80, plies=1).probabilities)
+    assert "1-ply cubeful search" in str(searched) and searched.cubeful_search
 
 
 @pytest.mark.parametrize("plies", [-1, 4, 1.0, True, "1"])

@@ -298,10 +298,11 @@ def test_truncated_games_stop_at_the_limit():
 
 
 class RecordingReferee(CubeReferee):
-    """A referee that remembers every cube state it was asked to decide in."""
+    """A referee that remembers every cube state it was asked to decide in (in Python: the
+    kernel would otherwise decide money games in C without asking)."""
 
     def __init__(self, match, calls):
-        super().__init__(match)
+        super().__init__(match, in_c=False)
         object.__setattr__(self, "calls", calls)
 
     def decide(self, mover5, cube_value, owner_from_mover, mover_is_root):
@@ -571,10 +572,11 @@ def test_later_plies_take_over_from_later_from():
 
 
 class ProbabilityRecordingReferee(CubeReferee):
-    """A referee that remembers the 5-vectors it decides from."""
+    """A referee that remembers the 5-vectors it decides from (in Python: the kernel would
+    otherwise decide money games in C without asking)."""
 
     def __init__(self, match, seen):
-        super().__init__(match, root_may_double=True)
+        super().__init__(match, root_may_double=True, in_c=False)
         object.__setattr__(self, "seen", seen)
 
     def decide(self, mover5, cube_value, owner_from_mover, mover_is_root):

@@ -10,6 +10,7 @@ from bgengine.game.actions import Decision
 from bgengine.analysis.match_analysis import AnalysisThresholds, MatchAnalysis, analyze_match
 from bgengine.agents.base import Agent, CubeQuestion, HeuristicAgent, RandomAgent
 from bgengine.cube.decision import CubeAction, CubeDecision, CubeErrors, cube_decision
+from bgengine.cube.cubeful import CubefulMove, cubeful_equity, rank_moves_cubeful
 from bgengine.agents.cube_advised import CubeAdvisedAgent
 from bgengine.cube.efficiency import cube_efficiency
 from bgengine.cube.referee import cube_referee
@@ -64,6 +65,7 @@ __all__ = [
     "CubeDecision",
     "CubeDecisionMatrix",
     "CubeErrors",
+    "CubefulMove",
     "CubeOwner",
     "CubeQuestion",
     "Decision",
@@ -113,6 +115,7 @@ __all__ = [
     "checked_roll",
     "cube_efficiency",
     "cube_referee",
+    "cubeful_equity",
     "cubeless_mwc",
     "default_met",
     "evaluate",
@@ -132,6 +135,7 @@ __all__ = [
     "play_game",
     "play_match",
     "rank_moves",
+    "rank_moves_cubeful",
     "read_mat",
     "read_sgf",
     "rollout",

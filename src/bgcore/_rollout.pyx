@@ -26,6 +26,8 @@ from bgcore._dice cimport (NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT, ordered_
                            random_roll_index, bitgen_of)
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from bgcore._nply cimport MoveFilter, best_reply, nply_probabilities
+from bgcore._cube_money cimport (MoneyCube, money_decide, money_best_value, money_finished_value,
+                                 MONEY_DOUBLE_TAKE, MONEY_DOUBLE_PASS, MONEY_DOUBLE_BEAVER)
 
 cdef enum:
     NUM_STATS = 7               # the five probabilities, cubeless equity, cubeful value
@@ -46,6 +48,7 @@ cdef struct Kernel:
     bint variance_reduction
     PyObject* evaluator_owner   # the CEvaluator behind `evaluator` (to report its failure)
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
+    MoneyCube money             # the referee's money cube in C (active: decided without the GIL)
     bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
@@ -175,14 +178,24 @@ cdef inline bint may_double(const Cube* cube, bint mover_is_root) noexcept nogil
     return cube.owner != (-1 if mover_is_root else 1) and 2 * cube.value <= cube.max_value
 
 
-cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint mover_is_root,
-                   float* mover5, double* cubeful) except -1 nogil:
+cdef int cube_turn(PyObject* referee, const MoneyCube* money, Cube* cube, const checker_t* board,
+                   bint mover_is_root, float* mover5, double* cubeful) except -1 nogil:
     """The mover's cube action before rolling, by the referee from the mover's 5-vector (at
-    the rollout's cube depth). Returns 1 when a double was passed (the game ends; cubeful
-    set), else 0."""
+    the rollout's cube depth; in C without the GIL when ``money`` is active). Returns 1
+    when a double was passed (the game ends; cubeful set), else 0."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int action
     if not may_double(cube, mover_is_root):
+        return 0
+    if money.active:
+        action = money_decide(money, mover5, cube.value, cube.owner * mover)
+        if action == MONEY_DOUBLE_PASS:
+            cubeful[0] = money_finished_value(money, mover, cube.value, cube.owner == 0)
+            return 1
+        if action == MONEY_DOUBLE_TAKE or action == MONEY_DOUBLE_BEAVER:
+            cube.value *= 2 if action == MONEY_DOUBLE_TAKE else 4
+            cube.owner = -mover
+            cube.luck_scale = cube.value / <double>money.start_cube
         return 0
     with gil:
         ref = <object>referee
@@ -198,13 +211,22 @@ cdef int cube_turn(PyObject* referee, Cube* cube, const checker_t* board, bint m
     return 0
 
 
-cdef int cube_final_value(PyObject* referee, Cube* cube, const checker_t* board,
+cdef int cube_final_value(PyObject* referee, const MoneyCube* money, Cube* cube, const checker_t* board,
                           bint mover_is_root, bint exact_end, const float* mover5,
                           double* cubeful) except -1 nogil:
     """Cubeful value for the root side when the trial stops: the points of a finished
     game, else the referee's cubeful value of the position (mover5) at this cube."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int points
+    cdef double value
+    if money.active:
+        if exact_end:
+            points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
+            cubeful[0] = money_finished_value(money, mover * points, cube.value, cube.owner == 0)
+        else:
+            value = money_best_value(money, mover5, cube.value, cube.owner * mover) * cube.value / money.start_cube
+            cubeful[0] = value if mover_is_root else -value
+        return 0
     with gil:
         ref = <object>referee
         if exact_end:
@@ -249,7 +271,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if cube.enabled and (ply > 0 or k.root_may_double) and may_double(cube, mover_is_root):
                 if evaluate_at(k, board, cube_plies_at(k, ply), mover5) < 0:
                     return trial_failed(k, -2)
-                if cube_turn(k.referee, cube, board, mover_is_root, mover5, &cubeful):
+                if cube_turn(k.referee, &k.money, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
                     break
         plies = checker_plies_at(k, ply)
@@ -283,7 +305,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
         mover_is_root = not mover_is_root
         ply += 1
     if cube.enabled and not cube_ended:
-        cube_final_value(k.referee, cube, board, mover_is_root, exact_end, mover5, &cubeful)
+        cube_final_value(k.referee, &k.money, cube, board, mover_is_root, exact_end, mover5, &cubeful)
     to_root_view(mover5, mover_is_root, root5)
     for j in range(5):
         result[j] = root5[j] - luck_total[j]
@@ -315,7 +337,9 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     BitGenerator used by this call only). ``referee``: None for cubeless, else an object
     with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
     centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
-    bgengine.rollout). The caller validates everything (Python layer).
+    bgengine.rollout); a referee whose optional ``money_cube_in_c()`` returns (efficiency,
+    jacoby, beavers, starting cube, maximum cube) has its money decisions and values made
+    in C (_cube_money.pxd) without the GIL. The caller validates everything (Python layer).
 
     Lookahead: ``checker_plies`` is the depth of checker play, ``cube_plies`` that of the
     5-vector given to the referee's ``decide`` (and of a passed double's cubeless value);
@@ -355,6 +379,11 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
     k.root_may_double = referee is not None and referee.root_may_double
+    k.money.active = False
+    money = None if referee is None else getattr(referee, "money_cube_in_c", lambda: None)()
+    if money is not None:  # (efficiency, jacoby, beavers, starting cube, maximum cube)
+        k.money.active = True
+        k.money.efficiency, k.money.jacoby, k.money.beavers, k.money.start_cube, k.money.max_cube = money
     k.checker_plies = checker_plies
     k.cube_plies = cube_plies
     k.later_plies = later_plies

@@ -156,8 +156,9 @@ def cube_table(decision: Any) -> Table:
     if rolled_out:
         _column(table, "± 95%")
     best = max(v for v in (decision.no_double, _response(decision)) if v is not None)
-    for label, name in (("No double", "no_double"), ("Double/Take", "double_take"),
-                        ("Double/Pass", "double_pass"), ("Double/Beaver", "double_beaver")):
+    double = "Redouble" if decision.match.relative_cube_owner() is CubeOwner.PLAYER else "Double"
+    for label, name in ((f"No {double.lower()}", "no_double"), (f"{double}/Take", "double_take"),
+                        (f"{double}/Pass", "double_pass"), (f"{double}/Beaver", "double_beaver")):
         value = getattr(decision, name)
         if value is None:
             continue
@@ -193,6 +194,8 @@ def cube_summary(decision: Any) -> str:
     text += f" ({escape(decision.note)})" if decision.note else ""
     if decision.take_point is not None and decision.cash_point is not None:
         text += f"; take point {100 * decision.take_point:.1f}%, cash point {100 * decision.cash_point:.1f}%"
+    if decision.trials is None:  # a rollout says its source in the table's caption
+        text += f"\nFrom {escape(decision.source)}"
     return text
 
 

@@ -224,6 +224,8 @@ def cube_dict(decision: CubeDecision) -> dict[str, Any]:
         "take_point": _rounded(decision.take_point),
         "cash_point": _rounded(decision.cash_point),
         "cube_efficiency": _rounded(decision.cube_efficiency),
+        "cube_efficiency_class": decision.cube_efficiency_class,
+        "cubeful_search": decision.cubeful_search,
         "errors": None if errors is None else {
             "doubler_no_double": _rounded(errors.doubler_no_double),
             "doubler_double": _rounded(errors.doubler_double),

@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
-from bgengine.cube.decision import CubeDecision, EquityUnit, cube_decision, decision_from_equities, efficiency_for
+from bgengine.cube.decision import CubeDecision, EquityUnit, cube_decision, decision_from_equities
+from bgengine.cube.efficiency import efficiency_for
 from bgengine.errors import InvalidCubeSettingsError
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.match_state import MatchState
@@ -38,10 +39,11 @@ def rollout_decision(
     Money equities are per current cube (the Double/Take line, rolled out at twice the
     cube, is scaled back); match equities are MWC. The stop rule (``target_standard_error``)
     acts on No double; Double/Take then plays the same number of trials. ``cube_efficiency``
-    is that of the cube decisions inside the games (None: by position type, each turn).
+    is that of the cube decisions inside the games (None: the contact value; the referee
+    sees probabilities, not positions).
     """
     settings = _checked_settings(settings, met)
-    efficiency = efficiency_for(position, cube_efficiency)  # reported: the root's
+    efficiency = efficiency_for(position, cube_efficiency, match)  # reported: the root's
     referee = cube_referee(cube_efficiency)
     root = match.with_changes(dice=None, double_offered=False)
     if settings.bearoff_tables:
@@ -52,7 +54,8 @@ def rollout_decision(
     no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
-        probabilities=no_double.probabilities, cube_efficiency=efficiency, match=match,
+        probabilities=no_double.probabilities, cube_efficiency=efficiency.value,
+        cube_efficiency_class=efficiency.position_class, match=match,
         trials=no_double.trials, rollout_settings=settings, no_double_standard_error=no_double.cubeful_standard_error,
     )
     if match.is_money:

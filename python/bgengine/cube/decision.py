@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY, checked_efficiency, cube_efficiency
+from bgengine.cube.efficiency import CubeEfficiency, efficiency_for
 from bgengine.match_state import CubeOwner
 from bgengine.cube.doubling import DoublingFunctions
 from bgengine.errors import InvalidMatchStateError, InvalidCubeSettingsError, InvalidPositionError, MissingEvaluatorError
@@ -125,6 +125,8 @@ class CubeDecision:
     double_beaver_standard_error: float | None = None
     trials: int | None = None  # rollout trials of each line (None: no rollout)
     rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
+    cube_efficiency_class: str = ""  # where cube_efficiency comes from: "contact", "last roll", "given", ...
+    cubeful_search: bool = False  # the equities come from a cubeful n-ply search (plies > 0)
 
     def to_emg(self) -> CubeDecision:
         """The same decision with match winning chances rescaled to normalised money equity."""
@@ -171,7 +173,12 @@ class CubeDecision:
         """Where the equities come from, in words (model, depth, or rollout with 95% intervals)."""
         if self.trials is not None:
             return f"cubeful rollout, {self.trials} trials per line (± is 95%)"
-        return f"{self.plies}-ply cubeless probabilities, cube efficiency {self.cube_efficiency:.3f}"
+        efficiency = f"cube efficiency {self.cube_efficiency:.3f}"
+        if self.cube_efficiency_class:
+            efficiency += f" ({self.cube_efficiency_class})"
+        if self.cubeful_search:
+            return f"{self.plies}-ply cubeful search (a cube decision at every node; at the root {efficiency})"
+        return f"{self.plies}-ply cubeless probabilities, {efficiency}"
 
     def __str__(self) -> str:
         lines = [f"Proper cube action: {self.action}" + (f" ({self.note})" if self.note else "")]
@@ -201,13 +208,16 @@ def cube_decision(
     rollout: Any = None,
     met: MatchEquityTable | None = None,
     cube_efficiency: float | None = None,
+    cubeful: bool = True,
 ) -> CubeDecision:
     """The cube decision of the player on roll of ``position`` at ``match`` (money by default).
 
     Probabilities come from ``probabilities`` (the 5-vector, player on roll's view) or from
-    ``bgengine.evaluate(position, plies, evaluator=...)``: ``plies`` 1..3 give n-ply
-    cubeless probabilities put through the same cube model (Janowski / MET interpolation),
-    not a cubeful n-ply search. At 0 plies without an evaluator, races and bear-offs use
+    ``bgengine.evaluate(position, plies, evaluator=...)``. With ``plies`` 1..3 the equities
+    come from a cubeful search (``bgengine.cube.cubeful``: every node makes its cube
+    decision, the cube's value and owner carried down, the model at the leaves);
+    ``cubeful=False`` puts the n-ply cubeless probabilities through the model instead
+    (much faster, less accurate). At 0 plies without an evaluator, races and bear-offs use
     ``bgengine.evaluation.race``, contact positions the engine's network. In money play a position
     in the two-sided bear-off table gets exact cubeful equities (unless probabilities are
     given, or beavers are on). ``rollout=RolloutSettings(...)`` rolls out No double and
@@ -233,20 +243,54 @@ def cube_decision(
             raise InvalidCubeSettingsError("a rollout needs a position")
         return rollout_decision(position, match, rollout, evaluator, met, cube_efficiency)
     chances = _probabilities(position, evaluator, probabilities, plies)
-    efficiency = efficiency_for(position, cube_efficiency)
+    efficiency = efficiency_for(position, cube_efficiency, match)
     if match.is_money:
         owner = match.relative_cube_owner()
         exact = None
         if position is not None and probabilities is None:
             exact = exact_money_doubling_functions(position, match, owner)
-        functions = exact or money_doubling_functions(chances, match, owner, efficiency)
+        if exact is None and plies and cubeful and position is not None:
+            return _searched(position, match, plies, evaluator, met, cube_efficiency, chances, efficiency)
+        functions = exact or money_doubling_functions(chances, match, owner, efficiency.value)
         return replace(_decision(functions, chances, match, efficiency, EquityUnit.MONEY, None), plies=plies)
+    if plies and cubeful and position is not None:
+        return _searched(position, match, plies, evaluator, met, cube_efficiency, chances, efficiency)
     table = met or default_met()
     score = MatchScore.from_match_state(match)
-    model = MatchCubeModel(chances, score, table, efficiency)
+    model = MatchCubeModel(chances, score, table, efficiency.value)
     functions = model.doubling_functions(match.why_no_double())
     decision = _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
     return replace(decision, plies=plies)
+
+
+def _searched(
+    position: Position,
+    match: MatchState,
+    plies: int,
+    evaluator: Any,
+    met: MatchEquityTable | None,
+    given_efficiency: float | None,
+    chances: GameProbabilities,
+    efficiency: CubeEfficiency,
+) -> CubeDecision:
+    """The decision from a cubeful ``plies``-ply search; ``chances`` (n-ply cubeless) are reported."""
+    from bgengine.cube.cubeful import CubefulSearch
+    from bgengine.evaluation.evaluator import default_evaluator
+
+    search = CubefulSearch(evaluator or default_evaluator(), met, given_efficiency)
+    no_double, take, drop = search.equities(position, match, plies)
+    emg_ref = None
+    if not match.is_money:
+        emg_ref = emg_reference(met or default_met(), MatchScore.from_match_state(match))
+    reason = match.why_no_double()
+    dead = not match.is_money and match.cube_value >= match.away(match.on_roll)
+    note = reason or ("dead cube: the doubler cannot gain" if dead else "")
+    return decision_from_equities(
+        no_double, take, drop, 2.0 * take if take is not None and match.may_beaver() else None,
+        probabilities=chances, unit=EquityUnit.MONEY if match.is_money else EquityUnit.MWC,
+        cube_efficiency=efficiency.value, cube_efficiency_class=efficiency.position_class, match=match,
+        note=note, emg_reference=emg_ref, plies=plies, cubeful_search=True,
+    )
 
 
 def _checked_plies(plies: Any, probabilities: Any, rollout: Any) -> int:
@@ -285,24 +329,18 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
     return evaluate(position, plies=plies, evaluator=evaluator).probabilities
 
 
-def efficiency_for(position: Position | None, given: float | None) -> float:
-    """The given cube efficiency (checked), else the position type's."""
-    if given is not None:
-        return checked_efficiency(given)
-    return CONTACT_EFFICIENCY if position is None else cube_efficiency(position)
-
-
 def _decision(
     functions: DoublingFunctions,
     chances: GameProbabilities,
     match: MatchState,
-    efficiency: float,
+    efficiency: CubeEfficiency,
     unit: EquityUnit,
     emg_ref: tuple[float, float] | None,
 ) -> CubeDecision:
     p = chances.win
     common: dict[str, Any] = dict(
-        probabilities=chances, unit=unit, cube_efficiency=efficiency, match=match,
+        probabilities=chances, unit=unit, cube_efficiency=efficiency.value,
+        cube_efficiency_class=efficiency.position_class, match=match,
         note=functions.note, emg_reference=emg_ref,
     )
     if functions.double_take is None or functions.double_pass is None:

@@ -72,7 +72,8 @@ def money_doubling_functions(
 ) -> DoublingFunctions:
     """No double, Double/Take, Double/Pass (and Double/Beaver) for money, per current cube.
 
-    Double/Take lets the taker redouble at once when the cube can go that high; a beaver
+    Double/Take lets the taker redouble at once when the cube can go that high and is live
+    (efficiency above 0: a dead cube has no future, redoubles included); a beaver
     (when allowed) turns the cube twice and leaves it with the taker. Raccoons are not
     modelled.
     """
@@ -83,7 +84,7 @@ def money_doubling_functions(
         return DoublingFunctions(no_double, None, None, note=reason)
     taker_owns = cubeful_equity(W, L, CubeOwner.OPPONENT, efficiency)
     double_take = taker_owns.scaled(2.0)
-    room_for_redouble = match.cube_value * 4 <= match.max_cube
+    room_for_redouble = match.cube_value * 4 <= match.max_cube and efficiency > 0.0
     if room_for_redouble:
         doubler_owns = cubeful_equity(W, L, CubeOwner.PLAYER, efficiency)
         double_take = with_immediate_redouble(double_take, doubler_owns.scaled(4.0), -2.0)

@@ -86,13 +86,14 @@ class MatchCubeModel:
     # ----- the decision ---------------------------------------------------------------
 
     def doubling_functions(self, reason_not_to_double: str) -> DoublingFunctions:
-        """No double, Double/Take (the taker may redouble at once), Double/Pass, in MWC."""
+        """No double, Double/Take (the taker may redouble at once, unless the cube is dead:
+        efficiency 0), Double/Pass, in MWC."""
         cube = self.score.cube_value
         no_double = self.cubeful(cube, self.score.cube_owner)
         if reason_not_to_double:
             return DoublingFunctions(no_double, None, None, note=reason_not_to_double)
         double_take = self.cubeful(2 * cube, CubeOwner.OPPONENT)
-        if self.can_gain_by_doubling(False, 2 * cube):
+        if self.efficiency > 0.0 and self.can_gain_by_doubling(False, 2 * cube):  # x = 0: a dead cube
             double_take = with_immediate_redouble(
                 double_take, self.cubeful(4 * cube, CubeOwner.PLAYER), self.after_game(0, 2 * cube)
             )

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY
 from bgengine.match_state import CubeOwner
 from bgengine.errors import InvalidCubeSettingsError
 from bgengine.match_state import MatchState
@@ -48,13 +47,15 @@ def cube_decision_matrix(
     *,
     cube_value: int = 1,
     cube_owner: CubeOwner = CubeOwner.CENTRED,
-    cube_efficiency: float = CONTACT_EFFICIENCY,
+    cube_efficiency: float | None = None,
     met: MatchEquityTable | None = None,
 ) -> CubeDecisionMatrix:
     """The decision of the player on roll with these probabilities at every pair of away scores.
 
     Scores with a player 1-away are taken as post-Crawford (the Crawford game has no cube
-    action). The cube owner is seen from the player on roll.
+    action). The cube owner is seen from the player on roll. ``cube_efficiency`` None: as
+    ``cube_decision`` without a position (the contact value; raised post-Crawford for the
+    trailer's free double).
     """
     if isinstance(match_length, bool) or not isinstance(match_length, int) or match_length < 1:
         raise InvalidCubeSettingsError(f"match length must be a whole number >= 1, got {match_length!r}")

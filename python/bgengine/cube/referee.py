@@ -2,7 +2,8 @@
 
 ``cube_referee()`` is the referee factory a cubeful rollout takes (``rollout(...,
 referee=cube_referee())``, the seam in ``bgengine.rollouts.referee``). The kernel calls the
-``CubeReferee`` (with the GIL) when the player on roll may double, and to value a game that
+``CubeReferee`` (with the GIL; in money play the kernel makes the same decisions in C, see
+``money_cube_in_c``) when the player on roll may double, and to value a game that
 ends. Values are the root player's (the player on roll at the start of the rollout):
 money equity per starting cube, or match winning chance.
 """
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgengine.cube.decision import CubeAction, cube_decision
-from bgengine.cube.efficiency import checked_efficiency
+from bgengine.cube.efficiency import checked_efficiency, efficiency_for
 from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.match_state import MatchState
@@ -39,6 +40,7 @@ class CubeReferee:
     match: MatchState
     efficiency: float | None = None
     root_may_double: bool = False  # True after a move: the next player may double at once
+    in_c: bool = True  # money decisions and values in the kernel's C (bgcore/_cube_money.pxd)
 
     @property
     def unit(self) -> EquityUnit:
@@ -50,6 +52,15 @@ class CubeReferee:
         owner = _KERNEL_OWNER[m.relative_cube_owner()]
         largest = m.cube_value if m.crawford else m.max_cube
         return m.cube_value, owner, largest
+
+    def money_cube_in_c(self) -> tuple[float, bool, bool, int, int] | None:
+        """(efficiency, jacoby, beavers, starting cube, maximum cube) for the kernel to decide
+        money games in C without the GIL, the same model as ``decide``; None: ask ``decide``."""
+        m = self.match
+        if not (self.in_c and m.is_money):
+            return None
+        efficiency = efficiency_for(None, self.efficiency, m).value
+        return efficiency, m.jacoby, m.beavers, m.cube_value, m.max_cube
 
     def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
         """The match state with the player on roll being the mover (player 0 is the root)."""
@@ -117,12 +128,15 @@ _ACTION_CODES = {
 }
 
 
-def cube_referee(cube_efficiency: float | None = None) -> RefereeFactory:
+def cube_referee(cube_efficiency: float | None = None, *, in_c: bool = True) -> RefereeFactory:
     """The referee factory of cubeful rollouts: cube decisions at 0-ply with this Janowski
-    cube efficiency (None: chosen per position type, as ``cube_decision`` does)."""
+    cube efficiency (None: ``cube_decision`` without a position: the contact value, raised
+    post-Crawford for the free double; the kernel passes probabilities, not positions).
+    Money games are decided in C inside the kernel, without the GIL, unless ``in_c`` is
+    False; matches always through ``cube_decision``."""
     efficiency = None if cube_efficiency is None else checked_efficiency(cube_efficiency)
 
     def referee(match: MatchState, *, root_may_double: bool) -> CubeReferee:
-        return CubeReferee(match, efficiency, root_may_double)
+        return CubeReferee(match, efficiency, root_may_double, in_c)
 
     return referee

@@ -4,7 +4,9 @@ A rollout is cubeless unless it is given a referee factory. The kernel asks the 
 (with the GIL) for the starting cube, for the mover's cube action before each roll, and
 for the value of a game that ends or is truncated; values are the root player's (the
 player on roll when the rollout starts). ``bgengine.cube.referee.CubeReferee`` is the
-engine's referee; the cubeful-rollout work will add a C referee behind the same seam.
+engine's referee. A referee may also offer ``money_cube_in_c()`` (efficiency, jacoby,
+beavers, starting cube, maximum cube): the kernel then decides money games in C
+(bgcore/_cube_money.pxd) without calling it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,72 @@
+"""Cube efficiency by position class: last rolls (a dead cube) and the post-Crawford free double."""
+
+import pytest
+
+from bgengine import CubeAction, MatchState, Position, cube_decision, kazaross_xg2, parse_xgid
+from bgengine.cube.efficiency import efficiency_for, is_last_roll
+
+MET = kazaross_xg2()
+
+#: One checker on the 6-point against one on the ace-point: 27 of 36 rolls bear off, and the
+#: opponent is sure to bear off next turn. X (on roll) 3-away, O 5-away in a 7-point match.
+LAST_ROLL_3_AWAY_5_AWAY = "XGID=------A-----------------a-:0:0:1:00:4:2:0:7:10"
+
+
+def test_a_sure_bear_off_next_turn_makes_a_last_roll():
+    position, _ = parse_xgid(LAST_ROLL_3_AWAY_5_AWAY)
+    assert is_last_roll(position)
+    # A checker on the 4-point is not sure to come off (2-1 moves 3 pips): not a last roll.
+    assert not is_last_roll(Position.from_points({6: 1}, opponent={4: 1}))
+    assert not is_last_roll(Position.initial())
+
+
+def test_last_roll_in_a_match_is_a_dead_cube_on_both_sides_of_the_double():
+    position, match = parse_xgid(LAST_ROLL_3_AWAY_5_AWAY)
+    decision = cube_decision(position, match)
+    assert decision.probabilities.win == pytest.approx(0.75)
+    assert (decision.cube_efficiency, decision.cube_efficiency_class) == (0.0, "last roll")
+    # No double: the game is played out at the 1-cube (gnubg's exact +0.500 EMG).
+    win_1, lose_1 = MET.mwc(2, 5), MET.mwc(3, 4)
+    assert decision.no_double == pytest.approx(0.75 * win_1 + 0.25 * lose_1)
+    assert decision.to_emg().no_double == pytest.approx(0.5)
+    # Double/take: the same at the 2-cube; the taker's redouble comes too late to matter.
+    win_2, lose_2 = MET.mwc(1, 5), MET.mwc(3, 3)
+    assert decision.double_take == pytest.approx(0.75 * win_2 + 0.25 * lose_2)
+    # Passing gives X 1 point (2-away 5-away), less than the take: Double/pass.
+    assert decision.double_pass == pytest.approx(win_1)
+    assert decision.double_pass < decision.double_take
+    assert decision.action is CubeAction.DOUBLE_PASS
+
+
+def test_money_last_roll_is_still_exact():
+    position, match = parse_xgid("XGID=------A-----------------a-:0:0:1:00:0:0:1:0:10")
+    decision = cube_decision(position, match)
+    assert (decision.no_double, decision.double_take) == pytest.approx((0.5, 1.0))
+
+
+def test_the_efficiency_class_is_stated_in_the_text():
+    position, match = parse_xgid(LAST_ROLL_3_AWAY_5_AWAY)
+    assert "cube efficiency 0.000 (last roll)" in str(cube_decision(position, match))
+    assert efficiency_for(Position.initial(), None).position_class == "contact"
+    assert efficiency_for(Position.initial(), 0.5).position_class == "given"
+
+
+def test_post_crawford_trailer_realises_more_of_the_cube_by_the_free_double():
+    # Trailer 2-away, leader 1-away, even gammonless game: the leader's cube is dead, so the
+    # trailer's x = 0.68 moves halfway to 1 (0.84). Dead cube: a single win is worth the
+    # 1-away/1-away game (0.5), so 0.25; fully live: 0.5 (the trailer doubles, a fair game).
+    match = MatchState(match_length=5, score=(3, 4))
+    decision = cube_decision(probabilities=[0.5, 0.0, 0.0, 0.0, 0.0], match=match)
+    assert decision.cube_efficiency == pytest.approx(0.84)
+    assert decision.cube_efficiency_class == "no position, post-Crawford free double"
+    assert decision.no_double == pytest.approx(0.84 * 0.5 + 0.16 * 0.25)
+    assert decision.to_emg().no_double == pytest.approx(0.84)
+    assert decision.action is CubeAction.DOUBLE_TAKE  # still below Double/take (0.5): double now
+
+
+def test_a_last_roll_stays_dead_post_crawford_and_a_given_efficiency_is_used_as_given():
+    position, _ = parse_xgid("XGID=------A-----------------a-:0:0:1:00:5:6:0:7:10")
+    match = MatchState(match_length=7, score=(5, 6))
+    assert match.is_post_crawford
+    assert efficiency_for(position, None, match).value == 0.0
+    assert efficiency_for(Position.initial(), 0.68, match).value == 0.68
