@@ -12,9 +12,10 @@ their distinct child positions, every position once:
 
 gnubg runs in its own environment (the PyPI ``gnubg`` binding; ``--gnubg-python`` or
 ``$BGENGINE_GNUBG_PYTHON``), one fresh process per round, so its evaluation cache never
-sees a position twice. Timings are medians over rounds of the mean time per call (wall
-clock, this process or that one alone on its core: run on a quiet machine and read the
-ratios). Run from the repository root:
+sees a position twice. Timings are medians over rounds of the mean CPU time per call
+(``time.process_time`` in each process, so other work on a shared machine weighs less);
+the rounds alternate bgengine, gnubg, bgengine, ... so both see the same load. Read the
+ratios. Run from the repository root:
 
     python benchmarks/bench_vs_gnubg_binding.py --gnubg-python /path/to/venv/bin/python --rounds 5
 """
@@ -52,20 +53,20 @@ two = gnubg.eval_context(0, 2, 1, 0, 0.0)
 boards = [gnubg.position_from_id(i) for i in work["positions"]]
 decisions = [(gnubg.position_from_id(i), tuple(d)) for i, d in work["decisions"]]
 out = {}
-t = time.perf_counter()
+t = time.process_time()
 for b in boards:
     gnubg.evaluate(b, cube, zero)
-out["evaluate"] = (time.perf_counter() - t) / len(boards)
-t = time.perf_counter()
+out["evaluate"] = (time.process_time() - t) / len(boards)
+t = time.process_time()
 for b, d in decisions:
     gnubg.findbestmoves(b, cube, zero, d)
-out["rank_moves"] = (time.perf_counter() - t) / len(decisions)
+out["rank_moves"] = (time.process_time() - t) / len(decisions)
 chosen = []
 deep = decisions[: work["two_ply"]]
-t = time.perf_counter()
+t = time.process_time()
 for b, d in deep:
     chosen.append(gnubg.findbestmove(b, cube, two, d))
-out["best_move_2ply"] = (time.perf_counter() - t) / len(deep)
+out["best_move_2ply"] = (time.process_time() - t) / len(deep)
 out["chosen_2ply"] = [list(m) for m in chosen]
 print(json.dumps(out))
 """
@@ -82,15 +83,18 @@ def workload() -> tuple[list[dict[str, Any]], list[Position]]:
 
 
 def mean_seconds(call: Callable[[Any], object], items: Sequence[Any]) -> float:
-    """Mean wall-clock seconds per call over ``items``, each called once."""
-    started = time.perf_counter()
+    """Mean CPU seconds per call over ``items``, each called once."""
+    started = time.process_time()
     for item in items:
         call(item)
-    return (time.perf_counter() - started) / len(items)
+    return (time.process_time() - started) / len(items)
 
 
 def bgengine_round(decisions: list[dict[str, Any]], children: list[Position]) -> dict[str, Any]:
-    """One round of the three calls in this process."""
+    """One round of the three calls in this process (the tables and weights loaded first, as
+    gnubg loads its own when the binding is imported)."""
+    evaluate(children[0])
+    rank_moves(Position.from_gnubg_id(decisions[0]["position_id"]), tuple(decisions[0]["dice"]))
     turns = [(Position.from_gnubg_id(d["position_id"]), tuple(d["dice"])) for d in decisions]
     deep = turns[:TWO_PLY_DECISIONS]
     chosen: list[str] = []
@@ -146,10 +150,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     decisions, children = workload()
+    load_before = f"{os.getloadavg()[0]:.2f}"
     print(f"workload: {len(decisions)} decisions, {len(children)} distinct positions, "
           f"2-ply on the first {TWO_PLY_DECISIONS}; {args.rounds} rounds")
-    ours = [bgengine_round(decisions, children) for _ in range(args.rounds)]
-    theirs = [gnubg_round(args.gnubg_python, decisions, children) for _ in range(args.rounds)] if args.gnubg_python else []
+    ours: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    for _ in range(args.rounds):  # alternating, so both sides see the same load
+        ours.append(bgengine_round(decisions, children))
+        if args.gnubg_python:
+            theirs.append(gnubg_round(args.gnubg_python, decisions, children))
+    print(f"load average before/after: {load_before} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; CPU time per call")
     print(f"{'call':<34}{'bgengine':>12}{'gnubg':>12}{'speed-up':>10}")
     for name, label in (("evaluate", "0-ply evaluation, one position"), ("rank_moves", "rank every play, 0-ply"),
                         ("best_move_2ply", "best play, 2-ply")):

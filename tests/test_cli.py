@@ -547,7 +547,8 @@ def test_play_bad_options(args, fragment):
 def test_bench_times_every_operation():
     names = [r["name"] for r in run_json("bench", "--seconds", "0.01")["results"]]
     for name in ("race evaluation (bear-off, 7 v 7)", "cube decision (money)", "random self-play game",
-                 "rollout, 72 trials (opening)", "SVG board"):
+                 "rollout, 72 trials (opening)", "SVG board", "0-ply evaluation, one position",
+                 "rank every play of 31, 0-ply", "best play of 31, 2-ply"):
         assert name in names
 
 

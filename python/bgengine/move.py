@@ -39,7 +39,7 @@ Step = tuple[int, int, bool]
 
 Roll = Sequence[int] | str
 _MAX_HOPS = 4  # a play uses at most four dice, so names at most four hops
-_MAX_HOP_PIPS = 24  # one checker moves at most 6-6 four times
+_MAX_HOP_PIPS = 24  # a play moves at most 6-6 four times, one checker or several
 
 
 class Move:
@@ -59,6 +59,9 @@ class Move:
         checked = tuple(_checked_step(step) for step in steps)
         if len(checked) > _MAX_HOPS:
             raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOPS} times (one per die), got {len(checked)}")
+        pips = sum(source - target for source, target, _hit in checked)
+        if pips > _MAX_HOP_PIPS:  # else hops joined into one checker's path could name more (bar/23/off)
+            raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOP_PIPS} pips in all (four sixes), got {pips}")
         object.__setattr__(self, "_steps", checked)
         object.__setattr__(self, "_text", _canonical_text(checked))
 
@@ -427,9 +430,12 @@ def _checker_paths(steps: Sequence[Step]) -> list[list[tuple[int, bool]]]:
 
     Hops are taken from the highest starting point down, so a hop from where another one
     landed continues that checker whatever order they were played in (24/23 23/17 is 24/17).
+    Among hops from one point the hitting one comes first, so when two checkers land on a
+    point the one that hit goes on: the paths depend on the hops, not on their order, and
+    the text parses back to the same move.
     """
     paths: list[list[tuple[int, bool]]] = []
-    for source, target, hit in sorted(steps, key=lambda step: -step[0]):
+    for source, target, hit in sorted(steps, key=lambda step: (-step[0], -step[1], not step[2])):
         for path in paths:
             if path[-1][0] == source:
                 path.append((target, hit))

@@ -143,8 +143,16 @@ class GameProbabilities:
         values = clamped(values)
         if any(math.isnan(value) for value in values):
             raise InvalidProbabilitiesError(f"probabilities must be numbers, got {values!r}")
+        return cls._trusted(values)
+
+    @classmethod
+    def _trusted(cls, values: Vector5) -> GameProbabilities:
+        """Wrap five floats already ``clamped`` and not NaN (the core's fast path clamps in
+        C exactly as ``from_estimate`` does); no checks."""
         estimate = object.__new__(cls)  # valid by construction: no second check
-        estimate.__dict__.update(zip(FIELD_NAMES, values, strict=True))
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = values
+        estimate.__dict__.update(win=win, win_gammon=win_gammon, win_backgammon=win_backgammon,
+                                 lose_gammon=lose_gammon, lose_backgammon=lose_backgammon)
         return estimate
 
     def __iter__(self) -> Iterator[float]:

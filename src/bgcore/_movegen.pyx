@@ -22,6 +22,7 @@ import numpy as np
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, MOVER_BAR
 from bgcore._board cimport board_problem_code, check_boards
 from bgcore._board import board_problem
+from bgcore._scratch cimport thread_scratch
 
 cnp.import_array()
 
@@ -401,8 +402,9 @@ class DiceInputError(ValueError):
     """A roll given to the move generator is not two dice 1..6."""
 
 
-cdef checker_t single_children[MAX_CHILDREN * NUM_SLOTS]
-cdef checker_t single_moves[MAX_CHILDREN * MOVE_SLOTS]
+ctypedef struct SingleRollScratch:    # one per thread (bgcore._scratch)
+    checker_t children[MAX_CHILDREN * NUM_SLOTS]
+    checker_t moves[MAX_CHILDREN * MOVE_SLOTS]
 
 
 def children_and_moves(bytes board, int die1, int die2):
@@ -415,12 +417,17 @@ def children_and_moves(bytes board, int die1, int die2):
         raise BoardInputError(board_problem(board))
     if die1 < 1 or die1 > 6 or die2 < 1 or die2 > 6:
         raise DiceInputError(f"dice are 1..6, got {die1} and {die2}")
-    # The GIL is held throughout, so the module's buffers are never shared.
-    cdef int count = generate(b, die1, die2, single_children, single_moves, MAX_CHILDREN)
+    # Each thread generates into its own scratch memory, so threads may call this at once.
+    cdef SingleRollScratch* scratch = <SingleRollScratch*>thread_scratch(sizeof(SingleRollScratch))
+    if scratch == NULL:
+        raise MemoryError("no memory for move generation")
+    cdef int count
+    with nogil:
+        count = generate(b, die1, die2, scratch.children, scratch.moves, MAX_CHILDREN)
     if count < 0:
         raise RuntimeError("more children than MAX_CHILDREN: the bound in _movegen.pxd is wrong")
-    return ((<char*>single_children)[:count * NUM_SLOTS],
-            (<char*>single_moves)[:count * MOVE_SLOTS])
+    return ((<char*>scratch.children)[:count * NUM_SLOTS],
+            (<char*>scratch.moves)[:count * MOVE_SLOTS])
 
 
 def _as_int8_rows(values, int width, str what, int low, int high, error):

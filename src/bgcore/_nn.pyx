@@ -263,10 +263,32 @@ cdef extern from *:
         return total;
     }
     #endif
+    #if defined(__GNUC__)
+    #define BG_RESTRICT __restrict__
+    #else
+    #define BG_RESTRICT
+    #endif
+    /* x[j] = sigmoid(x[j]) by the table (see sigmoid below): the same float operations
+       without branches, so that the compiler vectorises it (eight units at a time on AVX2).
+       The clamped ends give the table's end values exactly (the fraction is 0 there). */
+    BG_HOT static void bg_sigmoid_table(float* BG_RESTRICT x, int n,
+                                        const float* BG_RESTRICT table, float half_range,
+                                        float steps, float last) {
+        for (int j = 0; j < n; ++j) {
+            float position = (x[j] + half_range) * steps;
+            position = position > 0.0f ? position : 0.0f;
+            position = position < last ? position : last;
+            int i = (int)position;
+            float fraction = position - (float)i;
+            x[j] = table[i] + fraction * (table[i + 1] - table[i]);
+        }
+    }
     """
     void bg_add_rows(float* hidden, const float* weights, const int* indices,
                      const float* values, int active, int h) noexcept nogil
     float bg_dot(const float* a, const float* b, int h) noexcept nogil
+    void bg_sigmoid_table(float* x, int n, const float* table, float half_range, float steps,
+                          float last) noexcept nogil
     void bg_axpy(float* y, const float* x, float a, int n) noexcept nogil
 
 
@@ -280,8 +302,7 @@ cdef void forward_raw(const Network* net, const int* indices, const float* value
     for j in range(h):
         hidden[j] = net.hidden_bias[j]
     bg_add_rows(hidden, net.hidden_weights, indices, values, active, h)
-    for j in range(h):
-        hidden[j] = sigmoid(hidden[j])
+    bg_sigmoid_table(hidden, h, SIGMOID_TABLE, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
     for k in range(NUM_OUTPUTS):
         raw5[k] = sigmoid(net.output_bias[k] + bg_dot(net.output_weights + k * h, hidden, h))
 

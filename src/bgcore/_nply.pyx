@@ -47,17 +47,7 @@ cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, 
     if keep > MAX_KEEP:
         keep = MAX_KEEP
     for i in range(n):
-        e = equity_of(values + i * NUM_OUTPUTS)
-        if candidates < keep or e < equity[candidates - 1]:
-            j = candidates if candidates < keep else keep - 1
-            while j > 0 and equity[j - 1] > e:
-                equity[j] = equity[j - 1]
-                order[j] = order[j - 1]
-                j -= 1
-            equity[j] = e
-            order[j] = i
-            if candidates < keep:
-                candidates += 1
+        candidates = keep_lowest(equity, order, candidates, keep, equity_of(values + i * NUM_OUTPUTS), i)
     if best5 == NULL and (candidates == 1 or equity[1] > equity[0] + root_filter.margin):
         return order[0]
     for c in range(candidates):

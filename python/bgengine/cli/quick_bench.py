@@ -16,10 +16,12 @@ from bgengine.agents.base import RandomAgent
 from bgengine.agents.play import play_game
 from bgengine.cube.decision import cube_decision
 from bgengine.evaluation import race
+from bgengine.evaluation.evaluator import best_move, default_evaluator, evaluate, rank_moves
 from bgengine.formats.gnubg_id import format_gnubg_ids, parse_gnubg_ids
 from bgengine.formats.svg import board
 from bgengine.formats.xgid import format_xgid, parse_xgid
 from bgengine.match_state import MatchState
+from bgengine.move import Move
 from bgengine.position import Position
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
@@ -71,6 +73,7 @@ def _cases() -> list[_Case]:
             lambda: [str(legal.move) for legal in opening.legal_moves((3, 1))],
             lambda: len(opening.legal_moves((3, 1))) == OPENING_31_PLAYS,
         ),
+        *_single_position_cases(opening),
         *_race_and_cube_cases(),
         _self_play_case(),
     ]
@@ -83,6 +86,26 @@ def _cases() -> list[_Case]:
               lambda: str(board(position, match=match)).startswith("<svg"))
     )
     return cases
+
+
+def _single_position_cases(opening: Position) -> list[_Case]:
+    """The three calls of issue 18: one evaluation, one roll ranked, one 2-ply best move."""
+    batched = default_evaluator().evaluate_batch([opening])[0]  # the kernel's batch path
+    best_31 = Move.parse("8/5 6/5")
+
+    def same_as_batch() -> bool:
+        return evaluate(opening).probabilities.as_tuple() == tuple(float(x) for x in batched)
+
+    def ranked_31() -> bool:
+        ranked = rank_moves(opening, (3, 1))
+        return len(ranked) == OPENING_31_PLAYS and ranked[0].move == best_31
+
+    return [
+        _Case("0-ply evaluation, one position", lambda: evaluate(opening), same_as_batch),
+        _Case("rank every play of 31, 0-ply", lambda: rank_moves(opening, (3, 1)), ranked_31),
+        _Case("best play of 31, 2-ply", lambda: best_move(opening, (3, 1), plies=2),
+              lambda: best_move(opening, (3, 1), plies=2).move == best_31),
+    ]
 
 
 def _race_and_cube_cases() -> list[_Case]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgcore import _engine, _evaluator, _nn, _nply
+from bgcore import _engine, _evaluator, _nn, _nply, _single
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.evaluation.contact_network import ContactNetwork
@@ -62,7 +62,11 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class RankedMove:
-    """One legal move with its evaluation from the view of the player making it."""
+    """One legal move with its evaluation from the view of the player making it.
+
+    ``rank_moves`` with the engine's evaluator builds these lazily: the move, the position
+    and the probabilities of each are made from the core's buffers when first read.
+    """
 
     move: Move
     position: Position  # after the move, seen from the next player on roll
@@ -73,6 +77,36 @@ class RankedMove:
     def equity(self) -> float:
         """Cubeless money equity for the player making the move."""
         return self.probabilities.equity
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RankedMove, (self.move, self.position, self.probabilities, self.plies))
+
+
+class _FromRanking:
+    """A field of a lazily built RankedMove (``_single.Ranking.lazy_items``: attributes
+    ``_source`` the MoveList, ``_ranking``, ``_index`` the child), made on first read and
+    then kept. A RankedMove built by its constructor holds its fields in its own
+    ``__dict__``, which Python reads before this (non-data) descriptor."""
+
+    def __init__(self, name: str, build: Callable[[Any], Any]) -> None:
+        self.name = name
+        self.build = build
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.build(instance)
+        return value
+
+
+for _field in (
+    _FromRanking("move", lambda ranked: ranked._source.move(ranked._index)),
+    _FromRanking("position", lambda ranked: ranked._source.position_after(ranked._index)),
+    _FromRanking(
+        "probabilities", lambda ranked: GameProbabilities._trusted(ranked._ranking.probabilities(ranked._index))
+    ),
+):
+    setattr(RankedMove, _field.name, _field)
 
 
 @dataclass(frozen=True)
@@ -91,6 +125,8 @@ class MoveFilter:
 
 #: Candidates of rank_moves searched at the requested depth (the rest keep 0-ply values).
 ROOT_FILTER = MoveFilter(keep=8, margin=0.16)
+_DEFAULT_FILTER = MoveFilter()
+_SOURCES = tuple(f"{plies}-ply" for plies in range(MAX_PLIES + 1))
 
 
 @runtime_checkable
@@ -144,6 +180,11 @@ class NetworkEvaluator:
             )
         return cls(network, **options)
 
+    @property
+    def all_in_c(self) -> bool:
+        """True unless a race or contact network (numpy) takes part: the C fast paths apply."""
+        return self.race_network is None and self.contact_network is None
+
     def c_evaluator(self) -> _engine.EngineCEvaluator:
         """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once."""
         kernel = self._kernel
@@ -191,7 +232,7 @@ def _lookahead(
     evaluator: _evaluator.CEvaluator, boards: np.ndarray, plies: int, move_filter: MoveFilter | None
 ) -> np.ndarray:
     """The C search over a C evaluator (the engine's runs without the GIL)."""
-    move_filter = move_filter or MoveFilter()
+    move_filter = move_filter or _DEFAULT_FILTER
     return _nply.nply_evaluate(evaluator, boards, plies, move_filter.keep, move_filter.margin)
 
 
@@ -259,6 +300,8 @@ def weights_record() -> dict[str, Any]:
 
 
 def _checked_plies(plies: int) -> int:
+    if type(plies) is int and 0 <= plies <= MAX_PLIES:
+        return plies
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 0 <= plies <= MAX_PLIES:
         raise InvalidSettingsError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
     return int(plies)
@@ -286,6 +329,14 @@ def evaluate(
     checked_position(position)
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
+    if type(evaluator) is NetworkEvaluator and evaluator.all_in_c:  # the fast path: same values, no arrays
+        search = move_filter or _DEFAULT_FILTER
+        evaluation: Evaluation | None = _single.evaluation(
+            evaluator.c_evaluator(), position._board, plies, search.keep, search.margin,
+            GameProbabilities, Evaluation, _SOURCES[plies],
+        )
+        if evaluation is not None:
+            return evaluation
     result = _probabilities(evaluator, _boards_array(position), plies, move_filter)[0]
     return Evaluation(GameProbabilities.from_estimate(result), plies)
 
@@ -322,6 +373,16 @@ def rank_legal_moves(
     """``rank_moves`` for moves already generated (a ``MoveList``)."""
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
+    if type(evaluator) is NetworkEvaluator and evaluator.all_in_c and type(candidates.margin) in (float, int):
+        # The fast path: children ranked in C, RankedMoves filled in when read. (A numpy
+        # margin would make the general path compare in float64: that one takes it.)
+        search = move_filter or _DEFAULT_FILTER
+        ranking = _single.rank_children(
+            evaluator.c_evaluator(), legal._children, plies, search.keep, search.margin,
+            candidates.keep, candidates.margin,
+        )
+        if ranking is not None:
+            return ranking.lazy_items(RankedMove, legal)
     children = np.ascontiguousarray(legal.positions)
     values = _probabilities(evaluator, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)

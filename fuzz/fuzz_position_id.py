@@ -1,0 +1,6 @@
+"""Fuzz target: see parser_checks.check_position_id for the contract it asserts."""
+
+from _runner import run
+
+if __name__ == "__main__":
+    run("position_id")
