@@ -118,3 +118,29 @@ def test_a_money_score_no_format_can_carry_is_refused_when_read():
 
     with pytest.raises(InvalidMatchStateError, match="scores up to 32767"):
         parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:40000:0:0:0:10")
+
+
+def test_what_users_type_is_length_checked_before_it_is_stripped():
+    """An XGID followed by a megabyte of spaces was read; parse_xgid alone refused it."""
+    from bgengine.formats.user_input import read_position
+
+    with pytest.raises(InvalidNotationError, match="longer than any legal one"):
+        read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10" + " " * 1_000_000)
+
+
+def test_a_lower_case_xgid_prefix_is_read():
+    from bgengine.formats.user_input import read_position
+
+    text = "xgid=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    assert read_position(text) == parse_xgid("XGID=" + text[5:])
+
+
+@pytest.mark.parametrize("text", ["０.５,0,0,0,0", "0_1,0,0,0,0", "0.5,0,0,0,0,", "nan,0,0,0,0", "1e999,0,0,0,0"])
+def test_probabilities_are_ascii_decimal_numbers(text):
+    from bgengine.formats.user_input import parse_probabilities
+
+    if text.endswith(","):  # a trailing comma is only a separator: still five numbers
+        assert parse_probabilities(text) == (0.5, 0.0, 0.0, 0.0, 0.0)
+        return
+    with pytest.raises(InvalidNotationError, match="probabilities are five numbers"):
+        parse_probabilities(text)

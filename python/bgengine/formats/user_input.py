@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bgengine.dice import checked_roll
-from bgengine.errors import DiceError, InvalidMatchStateError, InvalidNotationError
+from bgengine.errors import DiceError, InvalidMatchStateError, InvalidNotationError, checked_text, quoted
 from bgengine.formats.gnubg_id import parse_gnubg_ids
 from bgengine.match_state import MatchState
 from bgengine.position import Position
@@ -17,15 +17,21 @@ from bgengine.formats.xgid import parse_xgid
 
 _XGID_FIELDS = 10
 _SCORE = re.compile(r"([0-9]{1,5})\s*[-:]\s*([0-9]{1,5})")
+#: A probability as typed: ASCII digits, an optional point and exponent (no "_", no other scripts).
+_PROBABILITY = re.compile(r"[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]{1,3})?")
+#: Longer than any position, dice, score or probabilities a user types, with room for spaces.
+USER_TEXT_LIMIT = 300
 
 
 def read_position(text: str) -> tuple[Position, MatchState | None]:
     """Position and, when the text carries one, match state from an XGID, GNU Backgammon
     ``posid:matchid`` or a bare 14-character Position ID (then the match state is None)."""
-    if not isinstance(text, str) or not text.strip():
+    body = checked_text(text, "position", USER_TEXT_LIMIT).strip()
+    if not body:
         raise InvalidNotationError("expected an XGID, a GNU Backgammon 'posid:matchid' or a Position ID, got nothing")
-    body = text.strip()
-    if body.upper().startswith("XGID=") or body.count(":") == _XGID_FIELDS - 1:
+    if body[:5].upper() == "XGID=":
+        return parse_xgid("XGID=" + body[5:])  # the prefix in any case, as people type it
+    if body.count(":") == _XGID_FIELDS - 1:
         return parse_xgid(body)
     return parse_gnubg_ids(body)
 
@@ -39,24 +45,21 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 def parse_score(text: str) -> tuple[int, int]:
     """A score ``A-B`` in points won: the player on roll's first, then the opponent's."""
-    match = _SCORE.fullmatch(text.strip()) if isinstance(text, str) else None
+    match = _SCORE.fullmatch(checked_text(text, "score", USER_TEXT_LIMIT).strip())
     if match is None:
-        raise InvalidNotationError(f"score must be two whole numbers A-B such as 2-4, got {text!r}")
+        raise InvalidNotationError(f"score must be two whole numbers A-B such as 2-4, got {quoted(text)}")
     return int(match.group(1)), int(match.group(2))
 
 
 def parse_probabilities(text: str) -> tuple[float, float, float, float, float]:
     """Five numbers ``win,win_gammon,win_backgammon,lose_gammon,lose_backgammon`` (0..1, the
     player on roll's view, gammons including backgammons), separated by commas or spaces."""
-    parts = text.replace(",", " ").split() if isinstance(text, str) else []
-    try:
-        values = [float(part) for part in parts]
-    except ValueError:
-        values = []
-    if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
+    parts = checked_text(text, "probabilities", USER_TEXT_LIMIT).replace(",", " ").split()
+    values = [float(part) for part in parts if _PROBABILITY.fullmatch(part)]
+    if len(parts) != 5 or len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidNotationError(
             "probabilities are five numbers 0..1: win,win_gammon,win_backgammon,lose_gammon,lose_backgammon,"
-            f" got {text!r}"
+            f" got {quoted(text)}"
         )
     win, win_g, win_bg, lose_g, lose_bg = values
     return win, win_g, win_bg, lose_g, lose_bg
