@@ -4,6 +4,7 @@
 from bgcore._types cimport checker_t
 from bgcore._evaluator cimport BoardEvaluator, CEvaluator, COracle
 from bgcore._race cimport RaceTableSet
+from bgcore._race_net cimport RaceNet
 
 # Position classes that may each have their own network (today one network serves all;
 # a crashed-position class can be added here).
@@ -16,6 +17,7 @@ cdef PositionClass position_class(const checker_t* board) noexcept nogil
 
 ctypedef struct Engine:
     const RaceTableSet* tables      # NULL: no bear-off/race tables
+    bint races_by_class             # races go to by_class[CLASS_RACE] (a race network), not tables
     BoardEvaluator by_class[NUM_POSITION_CLASSES]
 
 # The composite as a BoardEvaluator function (context: an Engine*).
@@ -26,3 +28,4 @@ cdef class EngineCEvaluator(CEvaluator):
     cdef Engine engine
     cdef readonly object network
     cdef readonly object tables
+    cdef readonly RaceNet race_network

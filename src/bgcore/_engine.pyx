@@ -1,9 +1,11 @@
 # cython: language_level=3
 """The engine's evaluator for every kernel: one composite behind the C evaluator contract.
 
-``EngineCEvaluator(network, tables)``: finished games exact; positions without contact
-from ``tables`` (a ``bgcore._race.RaceTables``: exact two-sided bear-off, else the race
-approximation) when given; everything else from the network of the position's class.
+``EngineCEvaluator(network, tables, race_network)``: finished games exact; positions
+without contact from ``race_network`` (a ``bgcore._race_net.RaceNet``: exact two-sided
+bear-off, else the race network) when given, else from ``tables`` (a
+``bgcore._race.RaceTables``: exact two-sided bear-off, else the race approximation) when
+given; everything else from the network of the position's class.
 ``BearoffOracle(tables)``: the exact two-sided results, for rollouts that stop there.
 The network must not change while a kernel uses it (training updates weights in place).
 """
@@ -14,6 +16,7 @@ from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
 from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, COracle
 from bgcore._nn cimport NeuralNet, Network, evaluate_boards
 from bgcore._race cimport RaceTables, race_probabilities
+from bgcore._race_net cimport RaceNet, race_network_evaluate
 from bgcore._bearoff_tables cimport TwoSidedTable, two_sided_win_probability
 
 
@@ -42,7 +45,8 @@ cdef int engine_evaluate(void* context, const checker_t* boards, int n,
         if finished_probabilities(board, out):
             continue
         kind = position_class(board)
-        if kind == CLASS_RACE and engine.tables != NULL and race_probabilities(engine.tables, board, out) == 0:
+        if (kind == CLASS_RACE and not engine.races_by_class and engine.tables != NULL
+                and race_probabilities(engine.tables, board, out) == 0):
             continue
         network = &engine.by_class[<int>kind]
         status = network.evaluate(network.context, board, 1, out)
@@ -52,30 +56,35 @@ cdef int engine_evaluate(void* context, const checker_t* boards, int n,
 
 
 cdef class EngineCEvaluator(CEvaluator):
-    """The engine's 0-ply for kernels: exact finished games, ``tables`` (a RaceTables, or
-    None) for positions without contact, ``network`` (a NeuralNet) for the rest."""
+    """The engine's 0-ply for kernels: exact finished games, ``race_network`` (a RaceNet,
+    or None) for positions without contact, else ``tables`` (a RaceTables, or None) for
+    them, ``network`` (a NeuralNet) for the rest."""
 
-    def __init__(self, NeuralNet network, RaceTables tables=None):
+    def __init__(self, NeuralNet network, RaceTables tables=None, RaceNet race_network=None):
         cdef int kind
         cdef int classes = NUM_POSITION_CLASSES
         self.network = network
         self.tables = tables
-        self.owner = (network, tables)
+        self.race_network = race_network
+        self.owner = (network, tables, race_network)
         for kind in range(classes):
             self.engine.by_class[kind].evaluate = network_evaluate
             self.engine.by_class[kind].context = <void*>&network.net
-        if tables is None:
+        self.engine.tables = NULL if tables is None else &tables.c
+        self.engine.races_by_class = race_network is not None
+        if race_network is not None:
+            self.engine.by_class[<int>CLASS_RACE].evaluate = race_network_evaluate
+            self.engine.by_class[<int>CLASS_RACE].context = <void*>&race_network.net
+        if tables is None and race_network is None:
             # nothing to dispatch: the network alone gives the same values in one batch
-            self.engine.tables = NULL
             self.c.evaluate = network_evaluate
             self.c.context = <void*>&network.net
         else:
-            self.engine.tables = &tables.c
             self.c.evaluate = engine_evaluate
             self.c.context = <void*>&self.engine
 
     def __reduce__(self):
-        return (EngineCEvaluator, (self.network, self.tables))
+        return (EngineCEvaluator, (self.network, self.tables, self.race_network))
 
 
 cdef int two_sided_exact(void* context, const checker_t* board, float* out5) noexcept nogil:

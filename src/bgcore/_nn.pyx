@@ -376,6 +376,26 @@ def num_inputs():
     return NUM_INPUTS
 
 
+def checked_weights(hidden_weights, hidden_bias, output_weights, output_bias, int inputs, int max_hidden):
+    """Own float32 C-contiguous copies of a one-hidden-layer network's weights, checked:
+    shapes (inputs, h), (h,), (5, h), (5,) with 1 <= h <= max_hidden, finite values."""
+    hw = np.ascontiguousarray(hidden_weights, dtype=np.float32).copy()
+    hb = np.ascontiguousarray(hidden_bias, dtype=np.float32).copy()
+    ow = np.ascontiguousarray(output_weights, dtype=np.float32).copy()
+    ob = np.ascontiguousarray(output_bias, dtype=np.float32).copy()
+    if hw.ndim != 2 or hw.shape[0] != inputs or not 1 <= hw.shape[1] <= max_hidden:
+        raise ValueError(f"hidden_weights must have shape ({inputs}, 1..{max_hidden}), got {hw.shape}")
+    h = hw.shape[1]
+    if hb.shape != (h,) or ow.shape != (NUM_OUTPUTS, h) or ob.shape != (NUM_OUTPUTS,):
+        raise ValueError(f"bias/output shapes must be ({h},), (5, {h}), (5,); got "
+                         f"{hb.shape}, {ow.shape}, {ob.shape}")
+    for name, array in (("hidden_weights", hw), ("hidden_bias", hb),
+                        ("output_weights", ow), ("output_bias", ob)):
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"{name} holds non-finite values")
+    return hw, hb, ow, ob
+
+
 cdef class NeuralNet:
     """A one-hidden-layer evaluator network; holds its float32 weight arrays.
 
@@ -384,28 +404,15 @@ cdef class NeuralNet:
     """
 
     def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias):
-        hw = np.ascontiguousarray(hidden_weights, dtype=np.float32).copy()
-        hb = np.ascontiguousarray(hidden_bias, dtype=np.float32).copy()
-        ow = np.ascontiguousarray(output_weights, dtype=np.float32).copy()
-        ob = np.ascontiguousarray(output_bias, dtype=np.float32).copy()
-        if hw.ndim != 2 or hw.shape[0] != NUM_INPUTS or not 1 <= hw.shape[1] <= MAX_HIDDEN:
-            raise ValueError(f"hidden_weights must have shape ({NUM_INPUTS}, 1..{MAX_HIDDEN}),"
-                             f" got {hw.shape}")
-        h = hw.shape[1]
-        if hb.shape != (h,) or ow.shape != (NUM_OUTPUTS, h) or ob.shape != (NUM_OUTPUTS,):
-            raise ValueError(f"bias/output shapes must be ({h},), (5, {h}), (5,); got "
-                             f"{hb.shape}, {ow.shape}, {ob.shape}")
-        for name, array in (("hidden_weights", hw), ("hidden_bias", hb),
-                            ("output_weights", ow), ("output_bias", ob)):
-            if not np.all(np.isfinite(array)):
-                raise ValueError(f"{name} holds non-finite values")
+        hw, hb, ow, ob = checked_weights(hidden_weights, hidden_bias, output_weights, output_bias,
+                                         NUM_INPUTS, MAX_HIDDEN)
         self.hidden_weights, self.hidden_bias = hw, hb
         self.output_weights, self.output_bias = ow, ob
         cdef float[:, ::1] hw_view = hw
         cdef float[::1] hb_view = hb
         cdef float[:, ::1] ow_view = ow
         cdef float[::1] ob_view = ob
-        self.net.num_hidden = h
+        self.net.num_hidden = hw.shape[1]
         self.net.hidden_weights = &hw_view[0, 0]
         self.net.hidden_bias = &hb_view[0]
         self.net.output_weights = &ow_view[0, 0]

@@ -10,11 +10,22 @@ ctypedef struct RaceTableSet:
     OneSidedTable wide
     TwoSidedTable two_sided
 
+cdef enum RaceOutcome:
+    RACE_CONTACT = -1               # the board has contact: no race value
+    RACE_EXACT = 0                  # finished, or in the two-sided table
+    RACE_APPROXIMATE = 1            # from the one-sided distributions
+
 # Cubeless 5-vector of a possible board without contact (player on roll's view, before
 # rolling) into out[0..4]; returns 0 when done, -1 when the board has contact. Boards are
 # not checked here (callers pass positions they validated).
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil
+
+# race_probabilities telling how it got the 5-vector, and when ``expected_rolls`` is not
+# NULL also each side's expected rolls to bear off as the race model has them (the mean
+# of its roll distribution; player on roll first), the race network's inputs.
+cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
+                               float* out, double* expected_rolls) noexcept nogil
 
 # The Python owner of a RaceTableSet: keeps the arrays alive, never changes after __init__.
 cdef class RaceTables:

@@ -217,27 +217,58 @@ cdef void game_over_probabilities(const SideCounts* mover, const SideCounts* opp
         out[4] = backgammon
 
 
+cdef double mean_rolls(const Distribution* rolls) noexcept nogil:
+    """Expected value of a roll-count distribution."""
+    cdef double total = 0.0
+    cdef int k
+    for k in range(rolls.length):
+        total += k * rolls.p[k]
+    return total
+
+
+cdef void side_expected_rolls(const RaceTableSet* tables, const SideCounts* side,
+                              double* expected) noexcept nogil:
+    """The race model's expected rolls for one side to bear off."""
+    cdef Distribution rolls, first, escape
+    side_distributions(tables, side, &rolls, &first, &escape)
+    expected[0] = mean_rolls(&rolls)
+
+
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil:
+    return 0 if race_estimate(tables, board, out, NULL) != RACE_CONTACT else -1
+
+
+cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
+                               float* out, double* expected_rolls) noexcept nogil:
     cdef Phase phase = phase_of(board)
     cdef SideCounts mover, opponent
     if phase == PHASE_CONTACT:
-        return -1
+        return RACE_CONTACT
     read_sides(board, &mover, &opponent)
+    cdef double exact = -1.0
     if phase == PHASE_OVER:
         game_over_probabilities(&mover, &opponent, out)
-        return 0
-    cdef double exact = two_sided_win_probability(&tables.two_sided, board)
+        exact = 1.0
+    else:
+        exact = two_sided_win_probability(&tables.two_sided, board)
+        if exact >= 0.0:
+            out[0] = min(1.0, exact)
+            out[1] = out[2] = out[3] = out[4] = 0.0
     if exact >= 0.0:
-        out[0] = min(1.0, exact)
-        out[1] = out[2] = out[3] = out[4] = 0.0
-        return 0
+        if expected_rolls != NULL:
+            side_expected_rolls(tables, &mover, expected_rolls)
+            side_expected_rolls(tables, &opponent, expected_rolls + 1)
+        return RACE_EXACT
     cdef Distribution mover_rolls, mover_first, mover_escape
     cdef Distribution opponent_rolls, opponent_first, opponent_escape
     if side_distributions(tables, &mover, &mover_rolls, &mover_first, &mover_escape) < 0:
-        return -1
+        return RACE_CONTACT
     if side_distributions(tables, &opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
-        return -1
+        return RACE_CONTACT
+    if expected_rolls != NULL:
+        expected_rolls[0] = mean_rolls(&mover_rolls)
+        expected_rolls[1] = mean_rolls(&opponent_rolls)
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
@@ -253,7 +284,7 @@ cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
     out[2] = win_backgammon
     out[3] = lose_gammon
     out[4] = lose_backgammon
-    return 0
+    return RACE_APPROXIMATE
 
 
 # ----- the Python owner and entry points --------------------------------------------------
@@ -371,14 +402,8 @@ cdef class RaceTables:
         result = np.empty(n, dtype=np.float64)
         cdef double[::1] out = result
         cdef SideCounts mover, opponent
-        cdef Distribution rolls, first, escape
-        cdef int k
         with nogil:
             for i in range(n):
                 read_sides(&boards[i, 0], &mover, &opponent)
-                side_distributions(&self.c, &opponent if opponent_side else &mover,
-                                   &rolls, &first, &escape)
-                out[i] = 0.0
-                for k in range(rolls.length):
-                    out[i] += k * rolls.p[k]
+                side_expected_rolls(&self.c, &opponent if opponent_side else &mover, &out[i])
         return result

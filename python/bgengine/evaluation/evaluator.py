@@ -26,7 +26,7 @@ from bgcore import _engine, _evaluator, _nn, _nply, _single
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.evaluation.contact_network import ContactNetwork
-from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, shipped_race_network, with_contact
+from bgengine.evaluation.race_network import RaceNetwork, shipped_race_network, with_contact
 from bgengine.move import Move, MoveList, Roll, legal_moves
 from bgengine.position import NUM_SLOTS, Position, checked_position
 from bgengine.probabilities import GameProbabilities, equity, flipped
@@ -158,9 +158,10 @@ class NetworkEvaluator:
     """The engine's static evaluator: exact finished games, race tables, network for contact.
 
     With ``race_network``, races outside the exact two-sided table are valued by that
-    network instead of the race approximation; with ``contact_network``, positions with
-    contact by that correction of ``network``. These paths run in Python (numpy), the search
-    calling back into them, so they are slower than the all-C default.
+    network (in C, ``RaceNetwork.c_network``) instead of the race approximation; with
+    ``contact_network``, positions with contact by that correction of ``network``. The
+    contact correction runs in Python (numpy), the search calling back into it, so it is
+    slower than the all-C paths.
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
@@ -182,19 +183,22 @@ class NetworkEvaluator:
 
     @property
     def all_in_c(self) -> bool:
-        """True unless a race or contact network (numpy) takes part: the C fast paths apply."""
-        return self.race_network is None and self.contact_network is None
+        """True unless a contact network (numpy) takes part: the C fast paths apply."""
+        return self.contact_network is None
 
     def c_evaluator(self) -> _engine.EngineCEvaluator:
-        """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once."""
+        """This evaluator for the core's kernels (n-ply search, rollouts, duels), made once
+        (the contact network, numpy, is not part of it)."""
+        race = None if self.race_network is None else self.race_network.c_network
         kernel = self._kernel
-        if kernel is None or kernel.network is not self.network or (kernel.tables is not None) != self.race_tables:
+        if (kernel is None or kernel.network is not self.network or kernel.race_network is not race
+                or (kernel.tables is not None) != self.race_tables):
             tables = None
             if self.race_tables:
                 from bgengine.evaluation import bearoff
 
                 tables = bearoff.race_tables()
-            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables)
+            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables, race)
         return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
@@ -207,24 +211,23 @@ class NetworkEvaluator:
 
     def evaluate_plies(self, boards: np.ndarray, plies: int, move_filter: MoveFilter | None = None) -> np.ndarray:
         """(n, 5) probabilities of checked (n, 26) boards looked ahead ``plies`` rolls."""
-        if self.race_network is not None or self.contact_network is not None:
-            return _lookahead(_evaluator.PythonEvaluator(_WithPythonNetworks(self)), boards, plies, move_filter)
+        if self.contact_network is not None:
+            return _lookahead(_evaluator.PythonEvaluator(_WithContactNetwork(self)), boards, plies, move_filter)
         return _lookahead(self.c_evaluator(), boards, plies, move_filter)
 
 
-class _WithPythonNetworks:
-    """Static values of the engine's evaluator, with races and contact positions replaced by
-    the engine's race and contact networks where it has them."""
+class _WithContactNetwork:
+    """Static values of the engine's evaluator, with positions with contact replaced by its
+    contact network (numpy)."""
 
     def __init__(self, engine: NetworkEvaluator) -> None:
         self.engine = engine
 
     def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
         values = _lookahead(self.engine.c_evaluator(), boards, 0, None)
-        for network, rows in ((self.engine.race_network, outside_exact_table(boards)),
-                              (self.engine.contact_network, with_contact(boards))):
-            if network is not None and rows.any():
-                values[rows] = network.evaluate_batch(boards[rows])
+        rows = with_contact(boards)
+        if self.engine.contact_network is not None and rows.any():
+            values[rows] = self.engine.contact_network.evaluate_batch(boards[rows])
         return values
 
 

@@ -8,12 +8,15 @@ lose backgammon) of the player on roll, before the roll.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from bgcore import _race_net
 
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.correction_network import OFFSET_FLOOR, corrected, load_network, logit, save_network
@@ -69,9 +72,19 @@ class RaceNetwork:
         return cls(*load_network(path, RACE_ENCODING, NUM_FEATURES))
 
     def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
-        """(n, 5) consistent probabilities of (n, 26) race boards (no contact)."""
+        """(n, 5) consistent probabilities of (n, 26) race boards (no contact), in numpy
+        (the reference the trainer fits; the engine runs ``c_network``)."""
         features = race_features(boards).astype(np.float64)
         return corrected(self.parameters, features, race_offsets(features))
+
+    @functools.cached_property
+    def c_network(self) -> _race_net.RaceNet:
+        """The same network in C (``bgcore._race_net``) on the default race tables, for the
+        engine's kernels: equal inputs, outputs equal to float32 precision; exact values
+        for boards in the two-sided table and finished games."""
+        p = self.parameters
+        return _race_net.RaceNet(p["hidden_weights"], p["hidden_bias"], p["output_weights"].T, p["output_bias"],
+                                 bearoff.race_tables(), bearoff.one_sided_table(bearoff.HOME_POINTS).first_expected)
 
 
 def save_race_network(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any]) -> None:

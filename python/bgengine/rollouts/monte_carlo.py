@@ -413,14 +413,14 @@ def _kernel_evaluator(evaluator: Any) -> _evaluator.CEvaluator:
         return default_kernel_evaluator()
     if isinstance(evaluator, _evaluator.CEvaluator):
         return evaluator
-    network = getattr(evaluator, "network", None)
-    if isinstance(network, _nn.NeuralNet):
-        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
     adapt = getattr(evaluator, "c_evaluator", None)
     if callable(adapt):
         adapted = adapt()
         if isinstance(adapted, _evaluator.CEvaluator):
             return adapted
+    network = getattr(evaluator, "network", None)
+    if isinstance(network, _nn.NeuralNet):
+        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
         f" (bgcore._evaluator.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"

@@ -1,0 +1,38 @@
+# The race network in C: its 222 inputs (bgengine.evaluation.race_features, encoding
+# "race-features" version 1) and its float32 forward pass, a correction of the race
+# approximation's logits (bgengine.evaluation.race_network); nogil C API for the engine.
+from bgcore._types cimport checker_t
+from bgcore._race cimport RaceTableSet, RaceOutcome
+
+cdef enum:
+    RACE_SIDE_INPUTS = 108          # 24 points x 4 units and 12 race features per side
+    RACE_INPUTS = 222               # both sides, the pip lead and the approximation's 5-vector
+    RACE_MAX_HIDDEN = 512
+
+# Weights and tables of one race network; the arrays are owned by the Python object that
+# fills this struct (RaceNet) and must outlive every call that uses it.
+ctypedef struct RaceNetwork:
+    RaceTableSet tables             # the six-point table (and the two-sided one); no wide table
+    const double* first_expected    # six-point table: expected rolls to the first checker off
+    int num_hidden
+    const float* hidden_weights     # [RACE_INPUTS][num_hidden], row per input
+    const float* hidden_bias        # [num_hidden]
+    const float* output_weights     # [NUM_OUTPUTS][num_hidden]
+    const float* output_bias        # [NUM_OUTPUTS]
+
+# The network's inputs of a board without contact into inputs[0..RACE_INPUTS); the last
+# five are the race 5-vector of the board (exact when the outcome is RACE_EXACT). Returns
+# RACE_CONTACT (inputs undefined) when the board has contact.
+cdef RaceOutcome race_inputs(const RaceNetwork* net, const checker_t* board,
+                             float* inputs) noexcept nogil
+
+# A BoardEvaluator function (context: a RaceNetwork*): finished games and boards in the
+# two-sided table exact, other races from the network; EVALUATION_FAILED on contact.
+cdef int race_network_evaluate(void* context, const checker_t* boards, int n,
+                               float* out5) noexcept nogil
+
+
+cdef class RaceNet:
+    cdef RaceNetwork net
+    cdef readonly object hidden_weights, hidden_bias, output_weights, output_bias
+    cdef readonly object tables, first_expected
