@@ -1,6 +1,6 @@
 # Race evaluation (no contact) from bear-off tables: the nogil C API for evaluators.
 from bgcore._types cimport checker_t
-from bgcore._bearoff_tables cimport OneSidedTable, TwoSidedTable
+from bgcore._bearoff_tables cimport OneSidedTable, TwoSidedTable, SideCounts
 
 # The tables one race evaluation reads: the six-point home table (required), a wider
 # one-sided table for checkers outside the home board (points 0: none) and the two-sided
@@ -21,11 +21,13 @@ cdef enum RaceOutcome:
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil
 
-# race_probabilities telling how it got the 5-vector, and when ``expected_rolls`` is not
-# NULL also each side's expected rolls to bear off as the race model has them (the mean
-# of its roll distribution; player on roll first), the race network's inputs.
+# race_probabilities telling how it got the 5-vector, and for the race network's inputs
+# (when not NULL; player on roll first, unless the board has contact): each side's
+# expected rolls to bear off as the race model has them (the mean of its roll
+# distribution) and each side's counts.
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
-                               float* out, double* expected_rolls) noexcept nogil
+                               float* out, double* expected_rolls,
+                               SideCounts* sides) noexcept nogil
 
 # The Python owner of a RaceTableSet: keeps the arrays alive, never changes after __init__.
 cdef class RaceTables:

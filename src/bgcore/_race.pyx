@@ -236,16 +236,20 @@ cdef void side_expected_rolls(const RaceTableSet* tables, const SideCounts* side
 
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil:
-    return 0 if race_estimate(tables, board, out, NULL) != RACE_CONTACT else -1
+    return 0 if race_estimate(tables, board, out, NULL, NULL) != RACE_CONTACT else -1
 
 
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
-                               float* out, double* expected_rolls) noexcept nogil:
+                               float* out, double* expected_rolls,
+                               SideCounts* sides) noexcept nogil:
     cdef Phase phase = phase_of(board)
     cdef SideCounts mover, opponent
     if phase == PHASE_CONTACT:
         return RACE_CONTACT
     read_sides(board, &mover, &opponent)
+    if sides != NULL:
+        sides[0] = mover
+        sides[1] = opponent
     cdef double exact = -1.0
     if phase == PHASE_OVER:
         game_over_probabilities(&mover, &opponent, out)

@@ -20,11 +20,17 @@ ctypedef struct RaceNetwork:
     const float* output_weights     # [NUM_OUTPUTS][num_hidden]
     const float* output_bias        # [NUM_OUTPUTS]
 
-# The network's inputs of a board without contact into inputs[0..RACE_INPUTS); the last
-# five are the race 5-vector of the board (exact when the outcome is RACE_EXACT). Returns
-# RACE_CONTACT (inputs undefined) when the board has contact.
+# The network's inputs of a board: the ones that may be non-zero as (index, value) pairs
+# in increasing index order (the point units that are not 0, then every other input; the
+# last five are the race 5-vector of the board, exact when the outcome is RACE_EXACT).
+ctypedef struct RaceInputs:
+    int count
+    int indices[RACE_INPUTS]
+    float values[RACE_INPUTS]
+
+# Fill ``inputs`` for a board without contact; RACE_CONTACT (inputs undefined) on contact.
 cdef RaceOutcome race_inputs(const RaceNetwork* net, const checker_t* board,
-                             float* inputs) noexcept nogil
+                             RaceInputs* inputs) noexcept nogil
 
 # A BoardEvaluator function (context: a RaceNetwork*): finished games and boards in the
 # two-sided table exact, other races from the network; EVALUATION_FAILED on contact.

@@ -17,14 +17,13 @@ Boards in the two-sided table and finished games get the exact values instead.
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport exp, expf, log, log1p
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, NUM_POINTS
 from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
 from bgcore._evaluator cimport EVALUATION_OK, EVALUATION_FAILED
 from bgcore._nn cimport make_consistent
 from bgcore._bearoff_index cimport HOME_POINTS, one_sided_rank
-from bgcore._bearoff_tables cimport SideCounts, read_sides
+from bgcore._bearoff_tables cimport SideCounts
 from bgcore._race cimport RaceTables, RACE_CONTACT, RACE_EXACT, race_estimate
 
 from bgcore._nn import checked_boards, checked_weights
@@ -36,7 +35,7 @@ cdef enum:
     BAR_POINT = 25                  # a side's bar, counted as its point 25
 
 cdef double PIPS_PER_ROLL = 49.0 / 6.0
-cdef double OFFSET_FLOOR = 1e-6
+cdef float OFFSET_FLOOR = 1e-6
 
 
 cdef inline int crossings(int point) noexcept nogil:
@@ -44,18 +43,29 @@ cdef inline int crossings(int point) noexcept nogil:
     return (point - 1) // HOME_POINTS if point > HOME_POINTS else 0
 
 
+cdef inline void put(RaceInputs* inputs, int index, float value) noexcept nogil:
+    inputs.indices[inputs.count] = index
+    inputs.values[inputs.count] = value
+    inputs.count += 1
+
+
 cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double model_rolls,
-                      float* inputs) noexcept nogil:
-    """The RACE_SIDE_INPUTS inputs of one side (see the module docstring, in order)."""
-    cdef int p, n, pips = 0, outside = 0, crossovers = 0, to_home = 0
-    cdef float* unit
+                      int base, RaceInputs* inputs) noexcept nogil:
+    """Append the inputs of one side from index ``base`` on (see the module docstring, in
+    order): the point units that are not 0, then every race feature."""
+    cdef int p, n, u, pips = 0, outside = 0, crossovers = 0, to_home = 0
     for p in range(1, NUM_POINTS + 1):
         n = side.counts[p]
-        unit = inputs + (p - 1) * POINT_UNITS
-        unit[0] = 1.0 if n >= 1 else 0.0
-        unit[1] = 1.0 if n >= 2 else 0.0
-        unit[2] = 1.0 if n >= 3 else 0.0
-        unit[3] = <float>((n - 3) / 2.0) if n > 3 else 0.0
+        if n == 0:
+            continue
+        u = base + (p - 1) * POINT_UNITS
+        put(inputs, u, 1.0)
+        if n >= 2:
+            put(inputs, u + 1, 1.0)
+        if n >= 3:
+            put(inputs, u + 2, 1.0)
+        if n > 3:
+            put(inputs, u + 3, <float>((n - 3) / 2.0))
     for p in range(1, BAR_POINT + 1):
         n = side.counts[p]
         pips += p * n
@@ -74,19 +84,19 @@ cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double mod
         wastage = PIPS_PER_ROLL * home_rolls - pips
         if side.on_board == NUM_CHECKERS:
             first_off = net.first_expected[rank - tables.home.full_start]
-    cdef float* extra = inputs + NUM_POINTS * POINT_UNITS
-    extra[0] = <float>(off / <double>NUM_CHECKERS)
-    extra[1] = 1.0 if off > 0 else 0.0
-    extra[2] = <float>(pips / 150.0)
-    extra[3] = <float>(model_rolls / 20.0)
-    extra[4] = 1.0 if home else 0.0
-    extra[5] = <float>(home_rolls / 10.0)
-    extra[6] = <float>(wastage / 10.0)
-    extra[7] = <float>(first_off / 5.0)
-    extra[8] = <float>(outside / <double>NUM_CHECKERS)
-    extra[9] = <float>(crossovers / 30.0)
-    extra[10] = <float>(to_home / 100.0)
-    extra[11] = <float>(side.highest / 25.0)
+    u = base + NUM_POINTS * POINT_UNITS
+    put(inputs, u, <float>(off / <double>NUM_CHECKERS))
+    put(inputs, u + 1, 1.0 if off > 0 else 0.0)
+    put(inputs, u + 2, <float>(pips / 150.0))
+    put(inputs, u + 3, <float>(model_rolls / 20.0))
+    put(inputs, u + 4, 1.0 if home else 0.0)
+    put(inputs, u + 5, <float>(home_rolls / 10.0))
+    put(inputs, u + 6, <float>(wastage / 10.0))
+    put(inputs, u + 7, <float>(first_off / 5.0))
+    put(inputs, u + 8, <float>(outside / <double>NUM_CHECKERS))
+    put(inputs, u + 9, <float>(crossovers / 30.0))
+    put(inputs, u + 10, <float>(to_home / 100.0))
+    put(inputs, u + 11, <float>(side.highest / 25.0))
 
 
 cdef inline int pip_count(const SideCounts* side) noexcept nogil:
@@ -97,60 +107,137 @@ cdef inline int pip_count(const SideCounts* side) noexcept nogil:
 
 
 cdef RaceOutcome race_inputs(const RaceNetwork* net, const checker_t* board,
-                             float* inputs) noexcept nogil:
+                             RaceInputs* inputs) noexcept nogil:
     cdef double expected[2]
-    cdef float* position = inputs + 2 * RACE_SIDE_INPUTS
-    cdef RaceOutcome outcome = race_estimate(&net.tables, board, position + 1, expected)
+    cdef float approximation[NUM_OUTPUTS]
+    cdef SideCounts sides[2]
+    cdef RaceOutcome outcome = race_estimate(&net.tables, board, approximation, expected, sides)
     if outcome == RACE_CONTACT:
         return outcome
-    cdef SideCounts mover, opponent
-    read_sides(board, &mover, &opponent)
-    side_inputs(net, &mover, expected[0], inputs)
-    side_inputs(net, &opponent, expected[1], inputs + RACE_SIDE_INPUTS)
-    position[0] = <float>((pip_count(&opponent) - pip_count(&mover)) / 100.0)
+    cdef int k
+    inputs.count = 0
+    side_inputs(net, &sides[0], expected[0], 0, inputs)
+    side_inputs(net, &sides[1], expected[1], RACE_SIDE_INPUTS, inputs)
+    put(inputs, 2 * RACE_SIDE_INPUTS, <float>((pip_count(&sides[1]) - pip_count(&sides[0])) / 100.0))
+    for k in range(NUM_OUTPUTS):
+        put(inputs, RACE_INPUTS - NUM_OUTPUTS + k, approximation[k])
     return outcome
 
 
-cdef inline double clipped_logit(float probability) noexcept nogil:
-    cdef double p = probability
-    if p < OFFSET_FLOOR:
-        p = OFFSET_FLOOR
-    elif p > 1.0 - OFFSET_FLOOR:
-        p = 1.0 - OFFSET_FLOOR
-    return log(p) - log1p(-p)
+cdef inline float corrected_probability(float probability, float exp_negative_logit) noexcept nogil:
+    """sigmoid(logit + the logit of ``probability`` clipped to [1e-6, 1 - 1e-6]), written
+    q / (q + (1 - q) exp(-logit)) so that it takes no log."""
+    cdef float one = 1.0
+    cdef float q = probability
+    if q < OFFSET_FLOOR:
+        q = OFFSET_FLOOR
+    elif q > one - OFFSET_FLOOR:
+        q = one - OFFSET_FLOOR
+    return q / (q + (one - q) * exp_negative_logit)
 
 
-cdef void race_forward(const RaceNetwork* net, const float* inputs, float* out5) noexcept nogil:
+# The hidden layer's sums in plain C, compiled twice on x86-64 with GCC (AVX2 and
+# baseline; the loader picks one), contraction to FMA off so that both give the same
+# floats: each hidden unit sums its rows in the listed order either way.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 12
+    #define RACE_NET_HOT __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("fp-contract=off")))
+    #define RACE_NET_HOT_NO_TRAPS __attribute__((target_clones("arch=x86-64-v3", "default"), \
+                                                 optimize("fp-contract=off", "no-trapping-math")))
+    #else
+    #define RACE_NET_HOT
+    #define RACE_NET_HOT_NO_TRAPS
+    #endif
+    #if defined(__GNUC__)
+    #define RACE_NET_RESTRICT __restrict__
+    #else
+    #define RACE_NET_RESTRICT
+    #endif
+    #include <string.h>
+    /* hidden[j] += values[n] * weights[indices[n]][j] for n < count in order, j < h:
+       eight hidden units at a time in a register (GCC vectors), the rest one by one */
+    RACE_NET_HOT static void race_net_add_rows(float* RACE_NET_RESTRICT hidden,
+                                               const float* RACE_NET_RESTRICT weights,
+                                               const int* RACE_NET_RESTRICT indices,
+                                               const float* RACE_NET_RESTRICT values,
+                                               int count, int h) {
+        int j = 0;
+    #if defined(__GNUC__)
+        typedef float eight_floats __attribute__((vector_size(32)));
+        for (; j + 8 <= h; j += 8) {
+            eight_floats sum, row;
+            memcpy(&sum, hidden + j, sizeof sum);
+            for (int n = 0; n < count; ++n) {
+                memcpy(&row, weights + (long)indices[n] * h + j, sizeof row);
+                sum += values[n] * row;
+            }
+            memcpy(hidden + j, &sum, sizeof sum);
+        }
+    #endif
+        for (; j < h; ++j)
+            for (int n = 0; n < count; ++n) hidden[j] += values[n] * weights[(long)indices[n] * h + j];
+    }
+    /* x[j] = exp(-x[j]) to about one float ulp (Cody-Waite reduction by ln 2 and a degree-6
+       polynomial), without calls or branches so that the loop vectorises (the clamps are
+       selects once FP compares may be taken as not trapping; the values do not change) */
+    RACE_NET_HOT_NO_TRAPS static void race_net_exp_negative(float* RACE_NET_RESTRICT x, int n) {
+        for (int j = 0; j < n; ++j) {
+            float t = -x[j];
+            t = t < 88.0f ? t : 88.0f;
+            t = t > -87.0f ? t : -87.0f;
+            float kf = (t * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  /* rounded */
+            int whole = (int)kf;
+            float r = (t - kf * 0.693359375f) + kf * 2.12194440e-4f;
+            float p = 1.9875691500e-4f;
+            p = p * r + 1.3981999507e-3f;
+            p = p * r + 8.3334519073e-3f;
+            p = p * r + 4.1665795894e-2f;
+            p = p * r + 1.6666665459e-1f;
+            p = p * r + 5.0000001201e-1f;
+            p = p * (r * r) + r + 1.0f;
+            int bits = (whole + 127) << 23;
+            float scale;
+            memcpy(&scale, &bits, sizeof scale);
+            x[j] = p * scale;
+        }
+    }
+    """
+    void race_net_add_rows(float* hidden, const float* weights, const int* indices,
+                           const float* values, int count, int h) noexcept nogil
+    void race_net_exp_negative(float* x, int n) noexcept nogil
+
+
+cdef void race_forward(const RaceNetwork* net, const RaceInputs* inputs, float* out5) noexcept nogil:
     """Consistent 5-vector of the network on ``inputs`` (the approximation's logits corrected)."""
-    cdef int i, j, k, h = net.num_hidden
+    cdef int j, k, h = net.num_hidden
     cdef float hidden[RACE_MAX_HIDDEN]
+    cdef float logits[NUM_OUTPUTS]
     cdef float raw[NUM_OUTPUTS]
-    cdef float x, total
+    cdef float one = 1.0
     cdef const float* row
-    cdef const float* approximation = inputs + RACE_INPUTS - NUM_OUTPUTS
+    cdef const float* approximation = inputs.values + inputs.count - NUM_OUTPUTS
     for j in range(h):
         hidden[j] = net.hidden_bias[j]
-    for i in range(RACE_INPUTS):
-        x = inputs[i]
-        if x != 0.0:
-            row = net.hidden_weights + i * h
-            for j in range(h):
-                hidden[j] += x * row[j]
+    race_net_add_rows(hidden, net.hidden_weights, inputs.indices, inputs.values, inputs.count, h)
+    race_net_exp_negative(hidden, h)
     for j in range(h):
-        hidden[j] = 1.0 / (1.0 + expf(-hidden[j]))
+        hidden[j] = one / (one + hidden[j])
     for k in range(NUM_OUTPUTS):
         row = net.output_weights + k * h
-        total = net.output_bias[k]
+        logits[k] = net.output_bias[k]
         for j in range(h):
-            total += row[j] * hidden[j]
-        raw[k] = <float>(1.0 / (1.0 + exp(-(total + clipped_logit(approximation[k])))))
+            logits[k] += row[j] * hidden[j]
+    race_net_exp_negative(logits, NUM_OUTPUTS)
+    for k in range(NUM_OUTPUTS):
+        raw[k] = corrected_probability(approximation[k], logits[k])
     make_consistent(raw, out5)
 
 
 cdef int race_network_evaluate(void* context, const checker_t* boards, int n,
                                float* out5) noexcept nogil:
     cdef const RaceNetwork* net = <const RaceNetwork*>context
-    cdef float inputs[RACE_INPUTS]
+    cdef RaceInputs inputs
     cdef const checker_t* board
     cdef float* out
     cdef RaceOutcome outcome
@@ -160,14 +247,14 @@ cdef int race_network_evaluate(void* context, const checker_t* boards, int n,
         out = out5 + b * NUM_OUTPUTS
         if finished_probabilities(board, out):
             continue
-        outcome = race_inputs(net, board, inputs)
+        outcome = race_inputs(net, board, &inputs)
         if outcome == RACE_CONTACT:
             return EVALUATION_FAILED
         if outcome == RACE_EXACT:
             for k in range(NUM_OUTPUTS):
-                out[k] = inputs[RACE_INPUTS - NUM_OUTPUTS + k]
+                out[k] = inputs.values[inputs.count - NUM_OUTPUTS + k]
         else:
-            race_forward(net, inputs, out)
+            race_forward(net, &inputs, out)
     return EVALUATION_OK
 
 
@@ -220,14 +307,18 @@ cdef class RaceNet:
         naming a board with contact or an impossible one)."""
         cdef const checker_t[:, ::1] view = checked_boards(boards)
         cdef Py_ssize_t b, n = view.shape[0]
-        out = np.empty((n, RACE_INPUTS), dtype=np.float32)
+        out = np.zeros((n, RACE_INPUTS), dtype=np.float32)
         cdef float[:, ::1] out_view = out
         cdef Py_ssize_t contact = -1
+        cdef RaceInputs inputs
+        cdef int k
         with nogil:
             for b in range(n):
-                if race_inputs(&self.net, &view[b, 0], &out_view[b, 0]) == RACE_CONTACT:
+                if race_inputs(&self.net, &view[b, 0], &inputs) == RACE_CONTACT:
                     contact = b
                     break
+                for k in range(inputs.count):
+                    out_view[b, inputs.indices[k]] = inputs.values[k]
         if contact >= 0:
             raise ValueError(f"board {contact} has contact; the race network needs none")
         return out
