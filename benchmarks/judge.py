@@ -59,7 +59,7 @@ def same_family(family: str, decision: Row) -> bool:
 def score_cube_decision(decision: Row, plies: int, evaluator: Any = None) -> Row:
     """bgengine's cube decision at ``plies`` against gnubg's: same family, |ND diff| + |DT diff|."""
     position, match = parse_xgid(decision["xgid"])
-    ours = cube_decision(position, match, plies=plies)
+    ours = cube_decision(position, match, plies=plies, evaluator=evaluator)
     if not match.is_money:
         ours = ours.to_emg()
     return {
@@ -95,10 +95,12 @@ CUBE_MEASURES = {
 
 
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
-          only_class: str | None = None, contact_network: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
+          only_class: str | None = None, contact_network: Path | None = None,
+          race_approximation: bool = False) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (the first ``limit``; checker decisions of
     ``only_class``); (summary, per-decision scores). ``race_network`` / ``contact_network``:
-    weights of networks valuing races / contact positions (checker play only)."""
+    weights of networks valuing races / contact positions (checker play only);
+    ``race_approximation``: value races by the race approximation, not the shipped race network."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
@@ -107,10 +109,15 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     started = time.perf_counter()
     evaluator = None
     engine = "bgengine"
-    if race_network is not None or contact_network is not None:
+    if race_approximation:
+        if race_network is not None or contact_network is not None:
+            raise SystemExit("--race-approximation goes alone")
+        evaluator = default_evaluator(use_race_network=False)
+        engine = "bgengine with the race approximation"
+    elif race_network is not None or contact_network is not None:
         if kind != "checker":
             raise SystemExit("--race-network and --contact-network apply to checker play only")
-        base = default_evaluator().network
+        base = default_evaluator(use_race_network=False).network
         evaluator = NetworkEvaluator(
             base, race_network=RaceNetwork.from_file(race_network) if race_network else None,
             contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
@@ -153,9 +160,11 @@ def main() -> None:
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
     parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
     parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
+    parser.add_argument("--race-approximation", action="store_true",
+                        help="value races by the race approximation instead of the shipped race network")
     args = parser.parse_args()
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
-                            args.contact_network)
+                            args.contact_network, args.race_approximation)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

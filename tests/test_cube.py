@@ -1,5 +1,6 @@
 """Money cube decisions (Janowski) and the cube_decision API."""
 
+import numpy as np
 import pytest
 from conftest import random_bearoff_positions
 
@@ -331,13 +332,17 @@ def test_text_shows_the_action_and_the_equities():
 # ----- races and bear-offs: the race evaluator and the exact bear-off table -------------------
 
 
-def test_races_are_evaluated_by_the_race_evaluator_when_none_is_given():
+def test_races_are_evaluated_by_the_default_evaluators_race_network_when_none_is_given():
     from bgengine.evaluation import race
+    from bgengine.evaluation.evaluator import default_evaluator
 
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     decision = cube_decision(race_80)
-    assert decision.probabilities.as_tuple() == pytest.approx(tuple(race.evaluate(race_80)))
+    by_network = default_evaluator().race_network.c_network.evaluate(np.asarray(race_80)[None, :])[0]
+    assert decision.probabilities.as_tuple() == pytest.approx(tuple(by_network), abs=1e-6)
     assert decision.take_point is not None and decision.note == ""
+    approximation = cube_decision(race_80, evaluator=default_evaluator(use_race_network=False))
+    assert approximation.probabilities.as_tuple() == pytest.approx(tuple(race.evaluate(race_80)))
 
 
 def test_money_bearoffs_in_the_two_sided_table_get_exact_equities():

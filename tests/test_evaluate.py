@@ -135,9 +135,15 @@ def test_test_doubles_follow_the_evaluator_protocol():
     assert np.array_equal(r, RandomEvaluator(7).evaluate(Position.initial()))
 
 
-def test_network_evaluator_takes_races_from_the_race_tables():
-    p = Position.from_points({6: 3, 5: 3, 4: 2, 1: 2}, {6: 4, 3: 3, 2: 2})
-    np.testing.assert_allclose(evaluate(p).probabilities, race.evaluate(p), atol=1e-6)
+def test_network_evaluator_takes_races_from_the_race_network_or_the_race_tables():
+    p = Position.from_points({6: 3, 5: 3, 4: 2, 1: 2}, {6: 4, 3: 3, 2: 2})  # beyond the two-sided table
+    approximation = default_evaluator(use_race_network=False)
+    np.testing.assert_allclose(evaluate(p, evaluator=approximation).probabilities, race.evaluate(p), atol=1e-6)
+    by_network = default_evaluator().race_network.c_network.evaluate(np.asarray(p)[None, :])[0]
+    np.testing.assert_allclose(evaluate(p).probabilities, by_network, atol=1e-6)
+    exact = Position.from_points({6: 2, 5: 1}, {3: 3})  # in the two-sided table: exact either way
+    assert evaluate(exact).probabilities == evaluate(exact, evaluator=approximation).probabilities
+    np.testing.assert_allclose(evaluate(exact).probabilities, race.evaluate(exact), atol=1e-6)
 
 
 def test_network_evaluator_without_race_tables_uses_the_network():

@@ -67,7 +67,8 @@ def test_the_race_network_switch_values_races_only(tmp_path):
                            evaluate(position).probabilities.as_tuple(), atol=1e-6)
     expected = network.evaluate_batch(np.asarray(race)[None, :])[0]
     assert np.allclose(evaluate(race, evaluator=switched).probabilities.as_tuple(), expected, atol=1e-6)
-    assert expected[0] > evaluate(race).probabilities.win + 0.15  # the output bias moved it well away
+    approximation = evaluate(race, evaluator=default_evaluator(use_race_network=False)).probabilities
+    assert expected[0] > approximation.win + 0.15  # the output bias moved it well away
     ranked = rank_moves(race, (6, 5), evaluator=switched)
     children = network.evaluate_batch(np.array([np.asarray(m.position) for m in ranked]))
     assert np.allclose([m.probabilities.as_tuple() for m in ranked], flipped(children), atol=1e-6)
@@ -92,16 +93,18 @@ def test_a_contact_network_without_correction_gives_the_base_networks_values(tmp
         ContactNetwork.from_file(tmp_path / "c.npz", other)
 
 
-def test_the_shipped_race_network_is_used_behind_the_switch_only():
+def test_the_shipped_race_network_is_the_default_for_races():
     from bgengine.evaluation.race_network import shipped_race_network
 
     network = shipped_race_network()
     assert network.record["encoding"] == {"name": "race-features", "version": 1}
     assert network.record["held_out"]["network"]["equity"] < network.record["held_out"]["race_approximation"]["equity"]
-    switched = default_evaluator(use_race_network=True)
-    assert switched is default_evaluator(use_race_network=True) and default_evaluator().race_network is None
+    assert default_evaluator() is default_evaluator(use_race_network=True) is default_evaluator(True)
+    approximation = default_evaluator(use_race_network=False)
+    assert approximation.race_network is None and approximation.network is default_evaluator().network
     race = Position.from_points({12: 3, 9: 4, 5: 8}, {3: 2, 2: 2, 1: 1})  # saving the gammon
     expected = network.evaluate_batch(np.asarray(race)[None, :])[0]
-    assert np.allclose(evaluate(race, evaluator=switched).probabilities.as_tuple(), expected, atol=1e-6)
-    assert np.allclose(evaluate(Position.initial(), evaluator=switched).probabilities.as_tuple(),
+    assert np.allclose(evaluate(race).probabilities.as_tuple(), expected, atol=1e-6)
+    assert not np.allclose(evaluate(race, evaluator=approximation).probabilities.as_tuple(), expected, atol=1e-3)
+    assert np.allclose(evaluate(Position.initial(), evaluator=approximation).probabilities.as_tuple(),
                        evaluate(Position.initial()).probabilities.as_tuple(), atol=1e-6)

@@ -202,3 +202,12 @@ def test_evaluators_with_different_networks_run_in_threads_at_once(boards, netwo
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(run, range(8)))
+
+
+def test_gammons_the_race_can_no_longer_bring_stay_zero(boards, network):
+    approximation = RaceEvaluator().evaluate_batch(boards)
+    impossible = approximation[:, 1:] == 0.0
+    assert impossible.sum() > 1000
+    for values in (network.c_network.evaluate(boards), network.evaluate_batch(boards)):
+        assert (values[:, 1:][impossible] == 0.0).all()
+        assert (values[:, 1:][~impossible] > 0.0).all()

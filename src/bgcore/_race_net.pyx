@@ -11,7 +11,9 @@ and the race approximation's 5-vector. Each value is computed in double precisio
 stored as float32, as the numpy code does, so both give the same inputs.
 
 Network: one sigmoid hidden layer; output k is sigmoid(network logit + logit of the
-approximation's k-th value clipped to [1e-6, 1 - 1e-6]), then the consistency clamp.
+approximation's k-th value clipped to [1e-6, 1 - 1e-6]), except that a gammon or
+backgammon the approximation puts at exactly 0 stays 0 (the loser has borne off, or has
+no checker left to be caught), then the consistency clamp.
 Boards in the two-sided table and finished games get the exact values instead.
 """
 
@@ -19,7 +21,7 @@ import numpy as np
 cimport numpy as cnp
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, NUM_POINTS
-from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
+from bgcore._outcomes cimport NUM_OUTPUTS, OUT_WIN, finished_probabilities
 from bgcore._evaluator cimport EVALUATION_OK, EVALUATION_FAILED
 from bgcore._nn cimport make_consistent
 from bgcore._bearoff_index cimport HOME_POINTS, one_sided_rank
@@ -230,7 +232,10 @@ cdef void race_forward(const RaceNetwork* net, const RaceInputs* inputs, float* 
             logits[k] += row[j] * hidden[j]
     race_net_exp_negative(logits, NUM_OUTPUTS)
     for k in range(NUM_OUTPUTS):
-        raw[k] = corrected_probability(approximation[k], logits[k])
+        if k > OUT_WIN and approximation[k] == 0.0:
+            raw[k] = 0.0  # a gammon or backgammon the race can no longer bring
+        else:
+            raw[k] = corrected_probability(approximation[k], logits[k])
     make_consistent(raw, out5)
 
 

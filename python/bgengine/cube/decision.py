@@ -217,8 +217,8 @@ def cube_decision(
     come from a cubeful search (``bgengine.cube.cubeful``: every node makes its cube
     decision, the cube's value and owner carried down, the model at the leaves);
     ``cubeful=False`` puts the n-ply cubeless probabilities through the model instead
-    (much faster, less accurate). At 0 plies without an evaluator, races and bear-offs use
-    ``bgengine.evaluation.race``, contact positions the engine's network. In money play a position
+    (much faster, less accurate). Without an evaluator, the engine's default one (races
+    outside the two-sided table by the race network). In money play a position
     in the two-sided bear-off table gets exact cubeful equities (unless probabilities are
     given, or beavers are on). ``rollout=RolloutSettings(...)`` rolls out No double and
     Double/Take cubeful instead (see ``cube_rollout``). Match decisions are in MWC
@@ -315,10 +315,6 @@ def _probabilities(position: Position | None, evaluator: Any, probabilities: Any
         raise MissingEvaluatorError("give a position (with an evaluator or not), or probabilities")
     if plies == 0 and evaluator is not None:
         return GameProbabilities.from_vector(evaluator.evaluate(position))
-    if plies == 0 and position.phase is not Phase.CONTACT:
-        from bgengine.evaluation import race
-
-        return GameProbabilities.from_vector(race.evaluate(position))
     if evaluator is not None and not hasattr(evaluator, "evaluate_batch"):
         raise InvalidCubeSettingsError(
             f"{plies}-ply lookahead needs an evaluator with evaluate_batch (bgengine.evaluation.evaluator.Evaluator),"

@@ -283,16 +283,22 @@ class FakeEvaluator(_RowByRowEvaluator):
         return found  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=2)
-def default_evaluator(use_race_network: bool = False) -> NetworkEvaluator:
+def default_evaluator(use_race_network: bool = True) -> NetworkEvaluator:
     """The engine's evaluator with the weights shipped in the package (loaded once).
 
-    ``use_race_network``: value races (outside the exact table) with the shipped race
-    network (``data/race_weights.npz``) instead of the race approximation.
+    Races outside the exact two-sided table are valued by the shipped race network
+    (``data/race_weights.npz``, in C); ``use_race_network=False``: by the race approximation.
+    Both share the one contact network.
     """
+    return _default_evaluator(bool(use_race_network))
+
+
+@functools.lru_cache(maxsize=2)
+def _default_evaluator(use_race_network: bool) -> NetworkEvaluator:
+    if use_race_network:
+        return NetworkEvaluator(_default_evaluator(False).network, race_network=shipped_race_network())
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
-        race_network = shipped_race_network() if use_race_network else None
-        return NetworkEvaluator.from_file(path, race_network=race_network)
+        return NetworkEvaluator.from_file(path)
 
 
 def weights_record() -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The race network: a correction network (``correction_network``) on ``race_features``
 whose base is the race approximation: its output logits are the network's plus the logits
-of the approximation's 5-vector (which is also among its inputs).
+of the approximation's 5-vector (which is also among its inputs). A gammon or backgammon
+the approximation puts at exactly 0 (the loser has borne off, or has no checker left to be
+caught) stays 0.
 
 Probabilities are the cumulative 5-vector (win, win gammon, win backgammon, lose gammon,
 lose backgammon) of the player on roll, before the roll.
@@ -75,7 +77,9 @@ class RaceNetwork:
         """(n, 5) consistent probabilities of (n, 26) race boards (no contact), in numpy
         (the reference the trainer fits; the engine runs ``c_network``)."""
         features = race_features(boards).astype(np.float64)
-        return corrected(self.parameters, features, race_offsets(features))
+        values = corrected(self.parameters, features, race_offsets(features))
+        values[:, 1:][features[:, APPROXIMATION][:, 1:] == 0.0] = 0.0  # gammons the race can no longer bring
+        return values
 
     @functools.cached_property
     def c_network(self) -> _race_net.RaceNet:
