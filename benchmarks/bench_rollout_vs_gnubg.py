@@ -23,6 +23,7 @@ import tempfile
 import time
 
 from bgengine import Position
+from bgengine.evaluation.evaluator import default_evaluator
 from bgengine.rollouts.monte_carlo import RolloutSettings, default_kernel_evaluator, rollout
 
 TRIALS = 1296
@@ -41,10 +42,12 @@ set board 4HPwATDgc/ABMA
 """
 
 
-def bgengine_seconds() -> float:
-    """CPU seconds of one seeded rollout of the opening on one thread."""
+def bgengine_seconds(race_approximation: bool = False) -> float:
+    """CPU seconds of one seeded rollout of the opening on one thread (races by the default
+    race network, or by the race approximation)."""
     settings = RolloutSettings(trials=TRIALS, seed=11, variance_reduction=False, block_size=72)
-    evaluator = default_kernel_evaluator()
+    evaluator = (default_evaluator(use_race_network=False).c_evaluator() if race_approximation
+                 else default_kernel_evaluator())
     with cf.ThreadPoolExecutor(1) as pool:
         started = time.process_time()
         result = rollout(Position.initial(), settings=settings, evaluator=evaluator, executor=pool, opening=True)
@@ -74,12 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--race-approximation", action="store_true",
+                        help="value races by the race approximation instead of the default race network")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    bgengine_seconds()  # tables and network loaded once, as gnubg loads its own at start-up
+    bgengine_seconds(args.race_approximation)  # tables and network loaded once, as gnubg loads its own
     ours, theirs = [], []
     for _ in range(args.rounds):
-        ours.append(bgengine_seconds())
+        ours.append(bgengine_seconds(args.race_approximation))
         startup = gnubg_cpu_seconds(args.gnubg, GNUBG_SETTINGS, rolls_out=False)
         theirs.append(gnubg_cpu_seconds(args.gnubg, GNUBG_SETTINGS + "rollout\n", rolls_out=True) - startup)
     mine, other = statistics.median(ours), statistics.median(theirs)

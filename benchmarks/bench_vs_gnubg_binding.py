@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from judge_data import CHECKER_SET, read_judge_set  # noqa: E402
 
 from bgengine import Move, Position, best_move, evaluate, rank_moves  # noqa: E402
+from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
 
 TWO_PLY_DECISIONS = 40
 
@@ -90,18 +91,20 @@ def mean_seconds(call: Callable[[Any], object], items: Sequence[Any]) -> float:
     return (time.process_time() - started) / len(items)
 
 
-def bgengine_round(decisions: list[dict[str, Any]], children: list[Position]) -> dict[str, Any]:
+def bgengine_round(decisions: list[dict[str, Any]], children: list[Position],
+                   evaluator: NetworkEvaluator | None = None) -> dict[str, Any]:
     """One round of the three calls in this process (the tables and weights loaded first, as
-    gnubg loads its own when the binding is imported)."""
-    evaluate(children[0])
-    rank_moves(Position.from_gnubg_id(decisions[0]["position_id"]), tuple(decisions[0]["dice"]))
+    gnubg loads its own when the binding is imported); ``evaluator``: None for the default."""
+    evaluate(children[0], evaluator=evaluator)
+    rank_moves(Position.from_gnubg_id(decisions[0]["position_id"]), tuple(decisions[0]["dice"]), evaluator=evaluator)
     turns = [(Position.from_gnubg_id(d["position_id"]), tuple(d["dice"])) for d in decisions]
     deep = turns[:TWO_PLY_DECISIONS]
     chosen: list[str] = []
     result = {
-        "evaluate": mean_seconds(evaluate, children),
-        "rank_moves": mean_seconds(lambda turn: rank_moves(*turn), turns),
-        "best_move_2ply": mean_seconds(lambda turn: chosen.append(best_move(*turn, plies=2).position.gnubg_id()), deep),
+        "evaluate": mean_seconds(lambda position: evaluate(position, evaluator=evaluator), children),
+        "rank_moves": mean_seconds(lambda turn: rank_moves(*turn, evaluator=evaluator), turns),
+        "best_move_2ply": mean_seconds(
+            lambda turn: chosen.append(best_move(*turn, plies=2, evaluator=evaluator).position.gnubg_id()), deep),
     }
     result["chosen_2ply"] = chosen
     return result
@@ -148,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gnubg-python", default=os.environ.get("BGENGINE_GNUBG_PYTHON"),
                         help="python of an environment with the PyPI gnubg binding")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--race-approximation", action="store_true",
+                        help="value races by the race approximation instead of the default race network")
     args = parser.parse_args(argv)
+    evaluator = default_evaluator(use_race_network=False) if args.race_approximation else None
     decisions, children = workload()
     load_before = f"{os.getloadavg()[0]:.2f}"
     print(f"workload: {len(decisions)} decisions, {len(children)} distinct positions, "
@@ -156,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     ours: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     for _ in range(args.rounds):  # alternating, so both sides see the same load
-        ours.append(bgengine_round(decisions, children))
+        ours.append(bgengine_round(decisions, children, evaluator))
         if args.gnubg_python:
             theirs.append(gnubg_round(args.gnubg_python, decisions, children))
     print(f"load average before/after: {load_before} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; CPU time per call")

@@ -56,10 +56,17 @@ cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double mod
     """Append the inputs of one side from index ``base`` on (see the module docstring, in
     order): the point units that are not 0, then every race feature."""
     cdef int p, n, u, pips = 0, outside = 0, crossovers = 0, to_home = 0
-    for p in range(1, NUM_POINTS + 1):
+    for p in range(1, side.highest + 1):  # nothing above the furthest checker
         n = side.counts[p]
         if n == 0:
             continue
+        pips += p * n
+        if p > HOME_POINTS:
+            outside += n
+            to_home += (p - HOME_POINTS) * n
+            crossovers += crossings(p) * n
+        if p > NUM_POINTS:
+            continue  # the bar has no point units
         u = base + (p - 1) * POINT_UNITS
         put(inputs, u, 1.0)
         if n >= 2:
@@ -68,13 +75,6 @@ cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double mod
             put(inputs, u + 2, 1.0)
         if n > 3:
             put(inputs, u + 3, <float>((n - 3) / 2.0))
-    for p in range(1, BAR_POINT + 1):
-        n = side.counts[p]
-        pips += p * n
-        crossovers += crossings(p) * n
-        if p > HOME_POINTS:
-            outside += n
-            to_home += (p - HOME_POINTS) * n
     cdef int off = NUM_CHECKERS - side.on_board
     cdef bint home = outside == 0
     cdef double home_rolls = 0.0, wastage = 0.0, first_off = 0.0

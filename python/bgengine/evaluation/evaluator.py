@@ -283,6 +283,7 @@ class FakeEvaluator(_RowByRowEvaluator):
         return found  # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=8)  # one hit per call however it is spelt (the calls are hot)
 def default_evaluator(use_race_network: bool = True) -> NetworkEvaluator:
     """The engine's evaluator with the weights shipped in the package (loaded once).
 
