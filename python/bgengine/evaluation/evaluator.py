@@ -3,8 +3,9 @@
 Probabilities are the cumulative 5-vector (win, win_gammon, win_backgammon, lose_gammon,
 lose_backgammon) from the player on roll, before the roll. An evaluator is anything with
 ``evaluate(position)`` and ``evaluate_batch(boards)``; the engine's own is
-``NetworkEvaluator`` (finished games exact, races from the bear-off/race tables, contact
-positions from the network trained by ``bgengine.training.td``). n-ply lookahead averages the
+``NetworkEvaluator`` (finished games exact, two-sided bear-offs exact from the table, other
+races from the race network or the race tables, contact positions from the network trained
+by ``bgengine.training.td``). n-ply lookahead averages the
 21 rolls, each with the best reply searched one ply less among the few best 0-ply
 candidates (``MoveFilter``).
 """
