@@ -7,7 +7,9 @@ benchmark's ``extra_info``.
 
 The long strength measurement (cubeless money games against PubEval, alternating starts):
 ``python benchmarks/bench_evaluator.py strength --games 10000 --seed 1``; the same against
-another network: ``... strength --opponent path/to/weights.npz``.
+another network: ``... strength --opponent path/to/weights.npz``; the engines value races
+by the shipped race network unless ``--race-approximation``. The race network against the
+race approximation, same engine otherwise: ``... race-duel --games 100000 --seed 5``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
 from bgengine.evaluation.pubeval import pubeval_player
+from bgengine.evaluation.race_network import shipped_race_network
 from bgengine.probabilities import equity
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -110,9 +113,11 @@ def points_against(player, opponent, games: int, seed: int) -> tuple[float, floa
     return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
 
 
-def engine_player(network: _nn.NeuralNet, plies: int = 0) -> _selfplay.EnginePlayer:
-    """The engine as users get it: network, race tables, ``plies`` lookahead."""
-    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables()), plies)
+def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool = True) -> _selfplay.EnginePlayer:
+    """The engine as users get it: network, race tables and the shipped race network (or the
+    race approximation), ``plies`` lookahead."""
+    race = shipped_race_network().c_network if race_network else None
+    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race), plies)
 
 
 def test_strength_against_pubeval(benchmark):
@@ -210,13 +215,15 @@ def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel"])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
     parser.add_argument("--opponent", help="another network's weights, played at 0-ply (default: PubEval)")
     parser.add_argument("--plies", type=int, default=0, help="lookahead of the measured engine")
     parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
+    parser.add_argument("--race-approximation", action="store_true",
+                        help="the engines value races by the race approximation, not the race network")
     args = parser.parse_args(argv)
     if args.what == "gnubg-agreement":
         if GNUBG is None:
@@ -232,8 +239,16 @@ def main(argv: list[str] | None = None) -> int:
               f" {ppg:+.4f} ± {se:.4f} points per game")
         return 0
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
-    player = network if args.network_only else engine_player(network, args.plies)
-    opponent = engine_player(NetworkEvaluator.from_file(args.opponent).network) if args.opponent else pubeval_player()
+    if args.what == "race-duel":
+        ppg, se = points_against(engine_player(network, args.plies, True), engine_player(network, args.plies, False),
+                                 args.games, args.seed)
+        print(f"engine with the race network against the same engine with the race approximation, at"
+              f" {args.plies}-ply: {args.games} games (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game")
+        return 0
+    race_network = not args.race_approximation
+    player = network if args.network_only else engine_player(network, args.plies, race_network)
+    opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network, race_network=race_network)
+                if args.opponent else pubeval_player())
     started = time.process_time()
     ppg, se = points_against(player, opponent, args.games, args.seed)
     elapsed = time.process_time() - started
