@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|fit``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_races, build_training, build_truth
+from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, KINDS, fit_network
@@ -39,6 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     races.add_argument("--chunks", type=int, required=True)
     races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     races.add_argument("--workers", type=int, default=1)
+    distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")
+    distill.add_argument("--out", type=Path, required=True)
+    distill.add_argument("--seed", type=int, required=True)
+    distill.add_argument("--chunks", type=int, required=True)
+    distill.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
+    distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
+    distill.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -57,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
         fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log, args.split_every)
+        log("done")
+        return 0
+    if args.job == "distill":
+        build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher, log=log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:
