@@ -135,3 +135,42 @@ def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
     network = RaceNetwork.from_file(tmp_path / "run" / "race_weights.npz")
     assert network.record["settings"]["hidden"] == 3
     assert "| test | 6 | 1 |" in (tmp_path / "run" / "race_weights.md").read_text()
+
+
+def test_a_run_started_from_weights_keeps_them_until_the_validation_loss_improves():
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    start = {name: value + 0.1 for name, value in initial_state(7, SETTINGS).parameters.items()}
+    untouched = fit(train, validation, SETTINGS, stop_after=0, start=start)
+    for name, value in start.items():
+        assert np.array_equal(untouched.best[name], value)
+    assert untouched.best_loss == loss_of(start, validation.inputs, validation.targets)
+    trained = fit(train, validation, SETTINGS, start=start)
+    assert trained.best_loss < untouched.best_loss
+    with pytest.raises(ValueError, match="hidden units"):
+        fit(train, validation, FitSettings(**{**SETTINGS.__dict__, "hidden": 5}), start=start)
+
+
+def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_loads(tmp_path):
+    from importlib import resources
+
+    from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, default_evaluator
+    from bgengine.training.dataset import save_shard, shard_path
+    from bgengine.training.fit_job import KINDS, fit_network
+    from bgengine.training.labels import search_label_shard
+    from bgengine.training.positions import GenerationSettings, generate_chunk
+
+    for index in range(10):
+        positions = generate_chunk(6, index, GenerationSettings(games=1), set())
+        save_shard(shard_path(tmp_path / "labels", index), search_label_shard(positions, default_evaluator(), 1, "t"))
+    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
+        for epochs in (0, 1):
+            record = fit_network(KINDS["evaluator"], tmp_path / f"run{epochs}", FitSettings(seed=2, hidden=128, max_epochs=epochs),
+                                 [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
+            assert record["initial_weights"]["path"] == str(shipped)
+            assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
+    boards = np.concatenate([generate_chunk(6, 0, GenerationSettings(games=1), set()).boards])
+    untouched = NetworkEvaluator.from_file(tmp_path / "run0" / "evaluator_weights.npz")
+    np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
+    tuned = NetworkEvaluator.from_file(tmp_path / "run1" / "evaluator_weights.npz")
+    assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)

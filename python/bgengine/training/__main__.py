@@ -12,7 +12,7 @@ from pathlib import Path
 from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
-from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, KINDS, fit_network
+from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, fit_network
 from bgengine.training.supervised import FitSettings
 
 
@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--out", type=Path, required=True)
     fit.add_argument("--seed", type=int, required=True)
     fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
-                     + ", ".join(str(d) for d in DEFAULT_DATA) + ")")
+                     + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
+                     + ", ".join(str(d) for d in DISTILL_DATA) + ")")
+    fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
@@ -64,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
-        fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log, args.split_every)
+        kind = KINDS[args.kind]
+        fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
         log("done")
         return 0
     if args.job == "distill":

@@ -157,11 +157,23 @@ def finished(state: FitState, settings: FitSettings) -> bool:
     return state.epoch >= settings.max_epochs or state.epoch - state.best_epoch >= settings.patience
 
 
+def starting_state(parameters: Parameters, settings: FitSettings) -> FitState:
+    """A fresh run that starts from given weights (fine-tuning a trained network)."""
+    if parameters["hidden_weights"].shape[1] != settings.hidden:
+        raise ValueError(f"the starting weights have {parameters['hidden_weights'].shape[1]} hidden units,"
+                         f" the settings {settings.hidden}")
+    state = initial_state(parameters["hidden_weights"].shape[0], settings)
+    state.parameters = {name: np.array(parameters[name], dtype=np.float64) for name in PARAMETER_NAMES}
+    state.best = {name: value.copy() for name, value in state.parameters.items()}
+    return state
+
+
 def fit(train: Examples, validation: Examples, settings: FitSettings,
         checkpoint: Path | None = None, stop_after: int | None = None,
-        log: Callable[[str], None] | None = None) -> FitState:
+        log: Callable[[str], None] | None = None, start: Parameters | None = None) -> FitState:
     """Train until early stopping (or ``stop_after`` epochs of this call), resuming from
-    ``checkpoint`` when it exists and writing it after every epoch."""
+    ``checkpoint`` when it exists and writing it after every epoch. A new run starts from
+    ``start`` when given, else from ``initial_state``."""
     if len(train.inputs) == 0 or len(validation.inputs) == 0:
         raise ValueError("training needs positions to train on and to validate with"
                          f" ({len(train.inputs)}, {len(validation.inputs)})")
@@ -169,6 +181,9 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
         state, saved = load_checkpoint(checkpoint)
         if saved != settings:
             raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
+    elif start is not None:
+        state = starting_state(start, settings)
+        state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets)
     else:
         state = initial_state(train.inputs.shape[1], settings)
     epochs_run = 0
