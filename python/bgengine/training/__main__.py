@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--chunks", type=int, required=True)
     distill.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
     distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    distill.add_argument("--children", type=int, default=0,
+                         help="add the positions after the K best 0-ply moves of a seeded roll of each position")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         log("done")
         return 0
     if args.job == "distill":
-        build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher, log=log)
+        build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
+                      children=args.children, log=log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

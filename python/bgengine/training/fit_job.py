@@ -11,7 +11,8 @@ and the estimate it corrects on the held-out test shards.
 Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_features``),
 ``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
 ``contact_features`` and that network's hidden activations) and ``evaluator`` (the engine's
-own network itself, on all non-exact classes, its 211 inputs, no base estimate: with
+own network itself, on contact and crashed positions, the ones the engine values with it
+(races go to the race tables), its 211 inputs, no base estimate: with
 ``--init`` it fine-tunes given weights, e.g. towards the engine's n-ply labels of the
 ``distill`` job; its weights file is the shipped format).
 """
@@ -83,7 +84,7 @@ KINDS = {
         lambda: contact_encoding(_base_network()),
         lambda boards: _base_network().evaluate(boards), "engine_network_0ply"),
     "evaluator": NetworkKind(
-        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED, PositionClass.RACE),
+        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
         lambda boards: (dense_inputs(boards), None), save_network_weights, lambda: NETWORK_ENCODING,
         lambda boards: _base_network().evaluate(boards), "shipped_network_0ply", tuple(DISTILL_DATA)),
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
@@ -18,13 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
-from bgengine.position import Position
 
 from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
 from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
-from bgengine.training.positions import GenerationSettings, generate_chunk
-from bgengine.training.scenarios import RACE_SCENARIOS, SCENARIOS
+from bgengine.training.positions import GenerationSettings, generate_chunk, with_candidate_children
+from bgengine.training.scenarios import RACE_SCENARIOS
 
 Log = Callable[[str], None]
 
@@ -83,14 +82,14 @@ def build_training(root: Path, seed: int, chunks: int, generation: GenerationSet
         label_chunk(root, positions, seed, chunk, plan, executor, log, "labels")
 
 
-def build_independent_chunks(root: Path, seed: int, chunks: range, generation: GenerationSettings,
-                             scenarios: Mapping[str, Callable[[np.random.Generator], Position]],
+def build_independent_chunks(root: Path, chunks: range, make: Callable[[int], Shard],
                              label: Callable[[Shard, int], Shard], log: Log, what: str) -> None:
     """Chunks (``root/positions``, ``root/labels``) that depend only on the seed and their index.
 
     Unlike ``build_training``, duplicates are dropped within a chunk only (readers
     deduplicate across shards), so several processes can make disjoint ranges of chunks
-    side by side. ``label(positions, chunk)`` labels one chunk's positions.
+    side by side. ``make(chunk)`` draws one chunk's positions, ``label(positions, chunk)``
+    labels them.
     """
     for chunk in chunks:
         positions_path = shard_path(Path(root) / "positions", chunk)
@@ -98,7 +97,7 @@ def build_independent_chunks(root: Path, seed: int, chunks: range, generation: G
             positions = load_shard(positions_path)
         else:
             started = time.perf_counter()
-            positions = generate_chunk(seed, chunk, generation, set(), scenarios)
+            positions = make(chunk)
             save_shard(positions_path, positions)
             log(f"{what} positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
         labels_path = shard_path(Path(root) / "labels", chunk)
@@ -112,20 +111,27 @@ def build_independent_chunks(root: Path, seed: int, chunks: range, generation: G
 def build_races(root: Path, seed: int, chunks: range, generation: GenerationSettings = RACE_GENERATION,
                 plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
     """Race-only chunks, each from ``RACE_SCENARIOS``, rolled out by ``plan``."""
-    build_independent_chunks(root, seed, chunks, generation, RACE_SCENARIOS,
+    build_independent_chunks(root, chunks, lambda chunk: generate_chunk(seed, chunk, generation, set(), RACE_SCENARIOS),
                              lambda positions, chunk: label_shard(positions, seed, chunk, plan, executor), log, "race")
 
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
-                  generation: GenerationSettings = GenerationSettings(), log: Log = _quiet) -> None:
+                  generation: GenerationSettings = GenerationSettings(), children: int = 0, log: Log = _quiet) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
-    starts), each valued by the teacher's ``plies``-ply search (default: the shipped weights)."""
+    starts), with the ``children`` best 0-ply moves of a seeded roll of each
+    (``positions.with_candidate_children``) when ``children`` > 0, each valued by the
+    teacher's ``plies``-ply search (default teacher: the shipped weights)."""
+
+    def make(chunk: int) -> Shard:
+        sampled = generate_chunk(seed, chunk, generation, set())
+        return with_candidate_children(sampled, seed, chunk, children) if children else sampled
+
     if teacher_weights is None:
         with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
             teacher, name = NetworkEvaluator.from_file(path), weights_digest(path)
     else:
         teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
-    build_independent_chunks(root, seed, chunks, generation, SCENARIOS,
+    build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
 
 

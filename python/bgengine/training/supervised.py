@@ -184,6 +184,8 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     elif start is not None:
         state = starting_state(start, settings)
         state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets)
+        if log is not None:
+            log(f"start: validation {state.best_loss:.6f}")
     else:
         state = initial_state(train.inputs.shape[1], settings)
     epochs_run = 0
