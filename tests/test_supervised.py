@@ -160,8 +160,9 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
     from bgengine.training.labels import search_label_shard
     from bgengine.training.positions import GenerationSettings, generate_chunk
 
+    from_the_opening = GenerationSettings(games=1, scenario_weights=(1.0, 0.0, 0.0, 0.0, 0.0))
     for index in range(10):
-        positions = generate_chunk(6, index, GenerationSettings(games=1), set())
+        positions = generate_chunk(6, index, from_the_opening, set())
         save_shard(shard_path(tmp_path / "labels", index), search_label_shard(positions, default_evaluator(), 1, "t"))
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
         for epochs in (0, 1):
@@ -169,7 +170,7 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
                                  [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
             assert record["initial_weights"]["path"] == str(shipped)
             assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
-    boards = np.concatenate([generate_chunk(6, 0, GenerationSettings(games=1), set()).boards])
+    boards = generate_chunk(6, 0, from_the_opening, set()).boards
     untouched = NetworkEvaluator.from_file(tmp_path / "run0" / "evaluator_weights.npz")
     np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
     tuned = NetworkEvaluator.from_file(tmp_path / "run1" / "evaluator_weights.npz")
