@@ -228,3 +228,24 @@ def test_distill_chunks_are_the_same_from_one_worker_or_two_and_after_a_kill(tmp
                       log=kill_after_positions_of_chunk_1)
     build_distill(tmp_path / "resumed", 31, range(3), plies=1, generation=TINY_GENERATION)
     _same_shards(tmp_path / "one", tmp_path / "resumed")
+
+
+def test_candidate_children_are_new_non_exact_best_moves_of_a_seeded_roll():
+    from bgengine.evaluation.evaluator import rank_moves
+    from bgengine.training.positions import with_candidate_children
+
+    sampled = generate_chunk(4, 0, TINY_GENERATION, set())
+    expanded = with_candidate_children(sampled, 4, 0, 3)
+    assert expanded.meta["sampled"] == len(sampled) and expanded.meta["children"] == 3
+    np.testing.assert_array_equal(expanded.boards[:len(sampled)], sampled.boards)
+    children = expanded.boards[len(sampled):]
+    assert len(children) > len(sampled)
+    keys = [row.tobytes() for row in expanded.boards]
+    assert len(keys) == len(set(keys))
+    assert PositionClass.EXACT not in set(expanded.classes.tolist())
+    rng = np.random.default_rng(np.random.SeedSequence(4, spawn_key=(2, 0)))
+    dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    best = [np.asarray(m.position).tobytes() for m in rank_moves(Position.from_array(sampled.boards[0]), dice)[:3]]
+    assert children[0].tobytes() in best
+    np.testing.assert_array_equal(with_candidate_children(sampled, 4, 0, 3).boards, expanded.boards)
+    assert not np.array_equal(with_candidate_children(sampled, 5, 0, 3).boards, expanded.boards)
