@@ -78,19 +78,21 @@ def test_early_stopping_stops_patience_epochs_after_the_best():
     assert state.epoch == state.best_epoch + settings.patience
 
 
+@pytest.mark.parametrize("loss", ["cross_entropy", "equity_squared"])
 @pytest.mark.parametrize("with_offsets", [False, True])
-def test_cross_entropy_gradient_matches_finite_differences(with_offsets):
+def test_loss_gradients_match_finite_differences(with_offsets, loss):
     inputs, targets = synthetic(20)
     offsets = np.random.default_rng(1).normal(size=(20, 5)) if with_offsets else None
     parameters = initial_state(7, SETTINGS).parameters
-    analytic = gradients(parameters, inputs, targets, offsets)
+    parameters["output_weights"] = np.random.default_rng(2).normal(size=parameters["output_weights"].shape)
+    analytic = gradients(parameters, inputs, targets, offsets, loss)
     for name in parameters:
         index = (0,) * parameters[name].ndim
         step = 1e-6
         parameters[name][index] += step
-        above = loss_of(parameters, inputs, targets, offsets)
+        above = loss_of(parameters, inputs, targets, offsets, loss)
         parameters[name][index] -= 2 * step
-        below = loss_of(parameters, inputs, targets, offsets)
+        below = loss_of(parameters, inputs, targets, offsets, loss)
         parameters[name][index] += step
         assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
 
@@ -101,6 +103,15 @@ def test_offsets_are_added_to_the_output_logits():
     offsets = np.full((10, 5), 0.5)
     plain, shifted = forward(parameters, inputs)[1], forward(parameters, inputs, offsets)[1]
     assert np.allclose(shifted, plain + 0.5)
+
+
+def test_equity_squared_loss_trains_and_unknown_losses_are_refused():
+    inputs, targets = synthetic()
+    settings = FitSettings(**{**SETTINGS.__dict__, "loss": "equity_squared"})
+    state = fit(*halves(inputs, targets), settings)
+    assert state.history[-1][1] < state.history[0][1]
+    with pytest.raises(ValueError, match="unknown loss"):
+        fit(*halves(inputs, targets), FitSettings(**{**SETTINGS.__dict__, "loss": "hinge"}))
 
 
 def test_cross_entropy_is_smallest_at_the_targets():

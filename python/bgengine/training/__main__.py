@@ -13,7 +13,7 @@ from bgengine.training.pipeline import build_distill, build_races, build_trainin
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, fit_network
-from bgengine.training.supervised import FitSettings
+from bgengine.training.supervised import LOSSES, FitSettings
 
 
 def log(message: str) -> None:
@@ -61,12 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()
+    fit.add_argument("--loss", choices=sorted(LOSSES), default=FitSettings.loss)
     for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
     args = parser.parse_args(argv)
     log(f"start: {' '.join(sys.argv)}")
     if args.job == "fit":
-        settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
+        settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
         kind = KINDS[args.kind]
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)

@@ -47,6 +47,9 @@ from bgengine.training.labels import weights_digest
 from bgengine.training.supervised import Examples, FitSettings, fit
 
 DEFAULT_DATA = [Path("/work/data/bgengine/labels"), Path("/work/data/bgengine/race/labels")]
+LOSS_TEXT = {"cross_entropy": "binary cross-entropy of each of the 5 outputs, summed, mean over positions",
+             "equity_squared": "squared cubeless equity error plus the summed squared errors of the 5 outputs,"
+                               " mean over positions"}
 DISTILL_DATA = [Path("/work/data/bgengine/distill/labels")]
 DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
 
@@ -138,7 +141,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "encoding": kind.encoding(),
         "settings": asdict(settings),
         "initial_weights": None if init is None else {"path": str(init), "sha256_16": weights_digest(init)},
-        "loss": "binary cross-entropy of each of the 5 outputs, summed, mean over positions",
+        "loss": LOSS_TEXT[settings.loss],
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "truth_set_excluded": str(truth),

@@ -41,6 +41,7 @@ class FitSettings:
     """
 
     seed: int = 1
+    loss: str = "cross_entropy"  # or "equity_squared" (see LOSSES)
     hidden: int = 64
     learning_rate: float = 1e-3
     batch_size: int = 128
@@ -91,6 +92,33 @@ def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
     return float(per_output.sum(axis=1).mean())
 
 
+#: Cubeless money equity of a cumulative 5-vector: 2 win - 1 + wg + wbg - lg - lbg.
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def equity_squared(logits: np.ndarray, targets: np.ndarray) -> float:
+    """Mean over positions of the squared equity error plus the summed squared errors of
+    the 5 outputs: what a move choice compares (equities), the rates kept in check."""
+    difference = sigmoid(logits) - targets
+    return float(((difference @ EQUITY_WEIGHTS) ** 2 + (difference ** 2).sum(axis=1)).mean())
+
+
+def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str) -> np.ndarray:
+    """(n, 5) derivative of one position's loss with respect to each output logit."""
+    outputs = sigmoid(logits)
+    if loss == "cross_entropy":
+        return outputs - targets
+    difference = outputs - targets
+    return 2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference) * outputs * (1.0 - outputs)
+
+
+#: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
+#: the probability labels and weighs small rates by their own scale; equity_squared fits
+#: what a move choice compares (the TD network's outputs degrade in equity under
+#: cross-entropy fine-tuning, which trades win-rate accuracy for gammon rates).
+LOSSES = {"cross_entropy": cross_entropy, "equity_squared": equity_squared}
+
+
 def initial_state(inputs: int, settings: FitSettings) -> FitState:
     """Small random hidden weights (uniform, scaled by fan-in), zero output weights (the
     network starts at its offsets: no correction) and a fresh shuffle generator."""
@@ -107,10 +135,10 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
 
 
 def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-              offsets: np.ndarray | None = None) -> Parameters:
-    """Gradient of ``cross_entropy`` with respect to each parameter."""
+              offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> Parameters:
+    """Gradient of the loss named ``loss`` (``LOSSES``) with respect to each parameter."""
     hidden, logits = forward(parameters, inputs, offsets)
-    output_error = (sigmoid(logits) - targets) / len(inputs)
+    output_error = logit_gradient(logits, targets, loss) / len(inputs)
     hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
     return {
         "hidden_weights": inputs.T @ hidden_error,
@@ -133,9 +161,9 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
 
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-            offsets: np.ndarray | None = None) -> float:
-    """``cross_entropy`` of the network on a whole set."""
-    return cross_entropy(forward(parameters, inputs, offsets)[1], targets)
+            offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> float:
+    """The loss named ``loss`` (``LOSSES``) of the network on a whole set."""
+    return LOSSES[loss](forward(parameters, inputs, offsets)[1], targets)
 
 
 def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
@@ -147,8 +175,8 @@ def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
     total = 0.0
     for start in range(0, len(order), settings.batch_size):
         batch = data.subset(order[start:start + settings.batch_size])
-        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets) * len(batch.inputs)
-        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets), settings)
+        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss) * len(batch.inputs)
+        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss), settings)
     return total / len(order)
 
 
@@ -174,6 +202,8 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     """Train until early stopping (or ``stop_after`` epochs of this call), resuming from
     ``checkpoint`` when it exists and writing it after every epoch. A new run starts from
     ``start`` when given, else from ``initial_state``."""
+    if settings.loss not in LOSSES:
+        raise ValueError(f"unknown loss {settings.loss!r} (one of {', '.join(LOSSES)})")
     if len(train.inputs) == 0 or len(validation.inputs) == 0:
         raise ValueError("training needs positions to train on and to validate with"
                          f" ({len(train.inputs)}, {len(validation.inputs)})")
@@ -183,7 +213,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
             raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
     elif start is not None:
         state = starting_state(start, settings)
-        state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets)
+        state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets, settings.loss)
         if log is not None:
             log(f"start: validation {state.best_loss:.6f}")
     else:
@@ -191,7 +221,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     epochs_run = 0
     while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
         train_loss = run_epoch(state, train, settings)
-        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets)
+        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets, settings.loss)
         state.epoch += 1
         epochs_run += 1
         state.history.append((train_loss, val_loss))
