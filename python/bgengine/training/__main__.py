@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
     distill.add_argument("--children", type=int, default=0,
                          help="add the positions after the K best 0-ply moves of a seeded roll of each position")
+    distill.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
+                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
@@ -74,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         log("done")
         return 0
     if args.job == "distill":
+        generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
         build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
-                      children=args.children, log=log)
+                      generation, args.children, args.contact_only, log=log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

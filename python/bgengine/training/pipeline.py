@@ -116,15 +116,18 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
 
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
-                  generation: GenerationSettings = GenerationSettings(), children: int = 0, log: Log = _quiet) -> None:
+                  generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
+                  log: Log = _quiet) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
     starts), with the ``children`` best 0-ply moves of a seeded roll of each
-    (``positions.with_candidate_children``) when ``children`` > 0, each valued by the
+    (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
+    ``contact_only`` (the engine values them with its race tables), each valued by the
     teacher's ``plies``-ply search (default teacher: the shipped weights)."""
 
     def make(chunk: int) -> Shard:
         sampled = generate_chunk(seed, chunk, generation, set())
-        return with_candidate_children(sampled, seed, chunk, children) if children else sampled
+        made = with_candidate_children(sampled, seed, chunk, children) if children else sampled
+        return made if not contact_only else only_rows(made, made.classes != PositionClass.RACE)
 
     if teacher_weights is None:
         with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
@@ -133,6 +136,12 @@ def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_
         teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
     build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+
+
+def only_rows(shard: Shard, keep: np.ndarray) -> Shard:
+    """The unlabelled shard's rows where ``keep`` is true (``meta["kept_rows"]`` records which)."""
+    rows = np.flatnonzero(keep)
+    return Shard(shard.boards[rows], shard.classes[rows], shard.tags[rows], {**shard.meta, "kept_rows": rows.tolist()})
 
 
 def truth_category(position_class: int, tag: int) -> str:
