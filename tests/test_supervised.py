@@ -186,3 +186,19 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
     np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
     tuned = NetworkEvaluator.from_file(tmp_path / "run1" / "evaluator_weights.npz")
     assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)
+
+
+def test_an_anchored_run_stays_nearer_its_start_and_resumes_exactly(tmp_path):
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    start = initial_state(7, SETTINGS).parameters
+    start["output_weights"] = np.random.default_rng(5).normal(size=start["output_weights"].shape)
+    anchored = FitSettings(**{**SETTINGS.__dict__, "anchor": 50.0})
+    free, held = fit(train, validation, SETTINGS, start=start), fit(train, validation, anchored, start=start)
+    distance = {run: sum(float(np.abs(state.parameters[n] - start[n]).sum()) for n in start)
+                for run, state in (("free", free), ("held", held))}
+    assert distance["held"] < distance["free"]
+    fit(train, validation, anchored, checkpoint=tmp_path / "c.npz", stop_after=3, start=start)
+    resumed = fit(train, validation, anchored, checkpoint=tmp_path / "c.npz", start=start)
+    for name, value in held.parameters.items():
+        assert np.array_equal(resumed.parameters[name], value)

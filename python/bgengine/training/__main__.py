@@ -65,13 +65,14 @@ def main(argv: list[str] | None = None) -> int:
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()
     fit.add_argument("--loss", choices=sorted(LOSSES), default=FitSettings.loss)
-    for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience"):
+    for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience", "anchor"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
     args = parser.parse_args(argv)
     log(f"start: {' '.join(sys.argv)}")
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
-                               batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
+                               batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
+                               anchor=args.anchor)
         kind = KINDS[args.kind]
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
         log("done")

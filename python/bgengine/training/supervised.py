@@ -37,7 +37,9 @@ class FitSettings:
     """Network size and optimisation: ``seed`` draws the initial weights and every shuffle.
 
     Training stops after ``max_epochs``, or after ``patience`` epochs without a validation
-    loss below the best by more than ``min_improvement``.
+    loss below the best by more than ``min_improvement``. ``anchor`` > 0 pulls a run started
+    from given weights back towards them after each step (``parameters -= learning_rate *
+    anchor * (parameters - start)``): changes the labels do not keep asking for fade.
     """
 
     seed: int = 1
@@ -48,6 +50,7 @@ class FitSettings:
     max_epochs: int = 400
     patience: int = 30
     min_improvement: float = 1e-6
+    anchor: float = 0.0  # decoupled decay of a fine-tuning run towards its starting weights, per unit step
     beta1: float = 0.9
     beta2: float = 0.999
     epsilon: float = 1e-8
@@ -84,6 +87,7 @@ class FitState:
     best_loss: float = float("inf")
     rng_state: dict[str, Any] = field(default_factory=dict)
     history: list[tuple[float, float]] = field(default_factory=list)
+    start: Parameters | None = None  # the weights a fine-tuning run started from (``FitSettings.anchor``)
 
 
 def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
@@ -158,6 +162,8 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
         v = state.second_moment[name] = (settings.beta2 * state.second_moment[name]
                                          + (1 - settings.beta2) * grads[name] ** 2)
         state.parameters[name] -= settings.learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
+        if settings.anchor and state.start is not None:
+            state.parameters[name] -= settings.learning_rate * settings.anchor * (state.parameters[name] - state.start[name])
 
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
@@ -193,6 +199,7 @@ def starting_state(parameters: Parameters, settings: FitSettings) -> FitState:
     state = initial_state(parameters["hidden_weights"].shape[0], settings)
     state.parameters = {name: np.array(parameters[name], dtype=np.float64) for name in PARAMETER_NAMES}
     state.best = {name: value.copy() for name, value in state.parameters.items()}
+    state.start = {name: value.copy() for name, value in state.parameters.items()}
     return state
 
 
@@ -240,8 +247,11 @@ def save_checkpoint(path: Path, state: FitState, settings: FitSettings) -> None:
     """Write the state atomically (temporary file, then rename)."""
     path = Path(path)
     arrays: dict[str, Any] = {}
-    for prefix, group in (("parameters", state.parameters), ("first_moment", state.first_moment),
-                          ("second_moment", state.second_moment), ("best", state.best)):
+    groups = [("parameters", state.parameters), ("first_moment", state.first_moment),
+              ("second_moment", state.second_moment), ("best", state.best)]
+    if state.start is not None:
+        groups.append(("start", state.start))
+    for prefix, group in groups:
         for name, value in group.items():
             arrays[f"{prefix}.{name}"] = value
     scalars = {"format": CHECKPOINT_FORMAT, "settings": asdict(settings), "step": state.step,
@@ -261,9 +271,10 @@ def load_checkpoint(path: Path) -> tuple[FitState, FitSettings]:
         if scalars.get("format") != CHECKPOINT_FORMAT:
             raise ValueError(f"{path}: not a {CHECKPOINT_FORMAT} file")
         groups = {prefix: {name: data[f"{prefix}.{name}"] for name in PARAMETER_NAMES}
-                  for prefix in ("parameters", "first_moment", "second_moment", "best")}
+                  for prefix in ("parameters", "first_moment", "second_moment", "best", "start")
+                  if f"{prefix}.hidden_bias" in data}
     state = FitState(groups["parameters"], groups["first_moment"], groups["second_moment"], groups["best"],
                      step=scalars["step"], epoch=scalars["epoch"], best_epoch=scalars["best_epoch"],
                      best_loss=scalars["best_loss"], rng_state=scalars["rng_state"],
-                     history=[(float(a), float(b)) for a, b in scalars["history"]])
+                     history=[(float(a), float(b)) for a, b in scalars["history"]], start=groups.get("start"))
     return state, FitSettings(**scalars["settings"])
