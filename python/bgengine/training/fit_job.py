@@ -164,8 +164,9 @@ def record_markdown(record: dict[str, Any]) -> str:
         "",
         f"Made by `{record['command']}` at commit {record['commit']} on {record['date']}.",
         f"Inputs: `{json.dumps(record['encoding'])}` (`bgengine/evaluation/`); one sigmoid hidden layer of"
-        f" {record['settings']['hidden']} units, 5 sigmoid outputs whose logits correct the estimate"
-        " named below.",
+        f" {record['settings']['hidden']} units, 5 sigmoid outputs "
+        + (f"(the engine's own network, started from {json.dumps(record['initial_weights'])})."
+           if record["kind"] == "evaluator" else "whose logits correct the estimate named below."),
         f"Loss: {record['loss']}. Adam, settings: `{json.dumps(record['settings'])}`.",
         f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
         f" (best validation loss {record['best_validation_loss']:.6f}).",
@@ -177,7 +178,7 @@ def record_markdown(record: dict[str, Any]) -> str:
     for role, data in record["data"].items():
         lines.append(f"| {role} | {data['positions']} | {len(data['shards'])} |")
     if record["held_out"]:
-        lines += ["", "Held-out test shards, mean absolute error against the rollout labels:", "",
+        lines += ["", "Held-out test shards, mean absolute error against their labels:", "",
                   "| estimator | n | equity | win | win gammon | lose gammon |", "| --- | --- | --- | --- | --- | --- |"]
         for name, errors in record["held_out"].items():
             lines.append(f"| {name} | {errors['n']} | {errors['equity']:.4f} | {errors['win']:.4f} |"
