@@ -51,3 +51,15 @@ def test_gnubgs_very_bad_plays_are_mostly_very_bad_here(both):
     assert len(gnubg.very_bad_checker_plays) >= 3
     found = gnubg.very_bad_checker_plays & marked_checker_plays(ours, Mark.VERY_BAD)
     assert len(found) >= 0.8 * len(gnubg.very_bad_checker_plays)
+
+
+def test_the_luck_of_each_roll_is_near_gnubgs(both):
+    """Both measure luck cubefully at the score (0-ply): per roll a few hundredths of EMG apart."""
+    gnubg, ours = both
+    gaps = []
+    for game_index, game in enumerate(ours.games):
+        for ordinal, roll in enumerate(game.rolls):
+            theirs = gnubg.checker_plays[(game_index, ordinal)]
+            assert sorted(theirs.dice) == sorted(roll.dice) and theirs.luck is not None
+            gaps.append(abs(roll.luck - theirs.luck))
+    assert len(gaps) == len(ours.rolls) and sum(gaps) / len(gaps) < 0.04
