@@ -148,7 +148,7 @@ class CheckerPlay:
     dice: tuple[int, int]
     played: Move
     best: Move
-    played_equity: float  # cubeless money equity
+    played_equity: float  # EMG by the analysis's equity measure (mover's view)
     best_equity: float
     error: float  # EMG, >= 0
     error_mwc: float

@@ -184,7 +184,7 @@ class TurnTask:
 
 @dataclass(frozen=True)
 class CheckerResult:
-    """The play of a turn against the best, in cubeless money equity (mover's view)."""
+    """The play of a turn against the best, in EMG by the turn's equity measure (mover's view)."""
 
     played: Move
     best: Move
