@@ -125,6 +125,15 @@ def analyse_with_gnubg(sgf: Path, plies: int, *, cubeful: bool = True, timeout: 
     return GnubgAnalysis(_statistics(output), very_bad, bad, seconds, output, checker_plays_of(text))
 
 
+def analysis_thresholds() -> dict[str, float]:
+    """gnubg's marks thresholds as ``show analysis`` lists them (EMG, positive): "doubtful",
+    "bad", "very bad", "lucky", "very lucky", ..."""
+    output = _run(["show analysis"], 60.0)
+    found = re.findall(r"^\s*([-+]\d+\.\d+)\s+(very bad|bad|doubtful|very lucky|lucky|unlucky|very unlucky)\s*$",
+                       output, re.MULTILINE)
+    return {name: abs(float(value)) for value, name in found}
+
+
 def _row(output: str, label: str, section: str) -> list[str]:
     """The two players' cells of a row of ``show statistics match`` in a section."""
     body = output[output.index(section):]

@@ -53,7 +53,7 @@ def test_a_worse_move_costs_its_equity_gap_and_is_marked():
     play = analyze_match(match, plies=0, equity="money").checker_plays[1]
     assert play.best == by_hand[0].move and play.played == by_hand[-1].move
     assert play.error == pytest.approx(by_hand[0].equity - by_hand[-1].equity)
-    assert play.error > 0.16 and play.mark is Mark.VERY_BAD
+    assert play.error > 0.12 and play.mark is Mark.VERY_BAD
     win, lose = emg_reference(bg.default_met(), MatchScore.from_match_state(play.where.match))
     assert play.error_mwc == pytest.approx(play.error * (win - lose) / 2)
 
@@ -94,7 +94,7 @@ def test_taking_a_too_good_double_is_a_wrong_take_and_not_doubling_is_right():
     decision = analyse_turn(take, plies=0).cube
     assert decision is not None
     _, taker = _cube_choices(take, decision, AnalysisThresholds())
-    assert taker.mistake is CubeError.WRONG_TAKE and taker.error > 0.16 and taker.mark is Mark.VERY_BAD
+    assert taker.mistake is CubeError.WRONG_TAKE and taker.error > 0.12 and taker.mark is Mark.VERY_BAD
     rolled = TurnTask(0, 0, 0, too_good, MatchState(match_length=7), False, CubeAction.NO_DOUBLE, None, None)
     (kept,) = _cube_choices(rolled, decision, AnalysisThresholds())
     assert (kept.chosen, kept.error, kept.mistake) == ("no double", 0.0, None)

@@ -53,7 +53,7 @@ EQUITY_NOTES = {
 
 @dataclass(frozen=True)
 class AnalysisThresholds:
-    """Where marks start, in EMG (equity per current cube); the defaults are GNU Backgammon's.
+    """Where marks start, in EMG (equity per current cube); the defaults are GNU Backgammon 1.07's.
 
     A checker play or cube decision losing at least ``doubtful`` is doubtful, ``bad`` bad,
     ``very_bad`` very bad. A roll whose luck is at least ``lucky`` (``very_lucky``) is
@@ -61,9 +61,9 @@ class AnalysisThresholds:
     close when doubling and not doubling are within ``close_cube`` of each other.
     """
 
-    doubtful: float = 0.04
-    bad: float = 0.08
-    very_bad: float = 0.16
+    doubtful: float = 0.03
+    bad: float = 0.06
+    very_bad: float = 0.12
     lucky: float = 0.3
     very_lucky: float = 0.6
     close_cube: float = 0.16
