@@ -24,7 +24,9 @@ from bgengine.cube.janowski import money_doubling_functions
 from bgengine.cube.match_model import MatchCubeModel
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
-from bgengine.evaluation.evaluator import ROOT_FILTER, Evaluator, default_evaluator, evaluate, rank_legal_moves
+from bgengine.evaluation.evaluator import (
+    ROOT_FILTER, Evaluator, RankedMove, default_evaluator, evaluate, rank_legal_moves,
+)
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
 from bgengine.probabilities import GameProbabilities, flipped
@@ -179,7 +181,7 @@ class TurnTask:
     played: Move | None
     checker_match: MatchState | None = None  # the state at the checker play (dice set; cube as turned)
     equity: str = "cubeful"  # one of EQUITY_MEASURES
-    met: MatchEquityTable | None = None  # for equity="match" (None: the default table)
+    met: MatchEquityTable | None = None  # for the measures at the score (None: the default table)
 
 
 @dataclass(frozen=True)
@@ -282,7 +284,7 @@ def _checker(
     return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept.values()))
 
 
-def _compared(ranked: list[Any], linear: list[float], plies: int) -> set[int]:
+def _compared(ranked: list[RankedMove], linear: list[float], plies: int) -> set[int]:
     """The plays compared with the played one: the ones searched ``plies`` deep; at 0-ply
     the candidates a deeper search would take (``ROOT_FILTER`` by the linear measure)."""
     if plies > 0:
