@@ -3,6 +3,7 @@
     python benchmarks/judge.py checker --plies 0   # equity given up per decision, best move found
     python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
     python benchmarks/judge.py checker --plies 0 --class race --race-network W.npz   # races valued by a race network
+    python benchmarks/judge.py checker --plies 0 --weights W.npz   # another evaluator network (all in C)
 
 Checker play: bgengine's best play at ``--plies`` is looked up among the stored plays by the
 position it leads to; what it gives up against gnubg's best is in millipoints (mEMG, cubeless
@@ -96,11 +97,12 @@ CUBE_MEASURES = {
 
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
           only_class: str | None = None, contact_network: Path | None = None,
-          race_approximation: bool = False) -> tuple[dict[str, Any], list[Row]]:
+          weights: Path | None = None, race_approximation: bool = False) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (the first ``limit``; checker decisions of
     ``only_class``); (summary, per-decision scores). ``race_network`` / ``contact_network``:
-    weights of networks valuing races / contact positions (checker play only);
-    ``race_approximation``: value races by the race approximation, not the shipped race network."""
+    weights of networks valuing races / contact positions (checker play only); ``weights``:
+    the engine's network instead of the shipped one; ``race_approximation``: races by the
+    race approximation instead of the shipped race network."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
@@ -109,19 +111,20 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     started = time.perf_counter()
     evaluator = None
     engine = "bgengine"
-    if race_approximation:
-        if race_network is not None or contact_network is not None:
-            raise SystemExit("--race-approximation goes alone")
-        evaluator = default_evaluator(use_race_network=False)
-        engine = "bgengine with the race approximation"
-    elif race_network is not None or contact_network is not None:
-        if kind != "checker":
+    if weights is not None or race_network is not None or contact_network is not None or race_approximation:
+        if kind != "checker" and (race_network is not None or contact_network is not None):
             raise SystemExit("--race-network and --contact-network apply to checker play only")
-        base = default_evaluator(use_race_network=False).network
+        if race_approximation and race_network is not None:
+            raise SystemExit("--race-approximation and --race-network exclude each other")
+        base = default_evaluator().network if weights is None else NetworkEvaluator.from_file(weights).network
+        races = (RaceNetwork.from_file(race_network) if race_network is not None
+                 else None if race_approximation else default_evaluator().race_network)
         evaluator = NetworkEvaluator(
-            base, race_network=RaceNetwork.from_file(race_network) if race_network else None,
+            base, race_network=races,
             contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
-        engine = f"bgengine + race network {race_network} + contact network {contact_network}"
+        engine = (f"bgengine with network {weights or 'shipped'}, races by "
+                  f"{race_network or ('the race approximation' if race_approximation else 'the shipped race network')}"
+                  f", contact network {contact_network}")
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
     scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
@@ -159,12 +162,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the summary and every decision's score as JSON")
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
     parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
+    parser.add_argument("--weights", type=Path, help="the engine's network from this weights file (.npz)")
     parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
     parser.add_argument("--race-approximation", action="store_true",
                         help="value races by the race approximation instead of the shipped race network")
     args = parser.parse_args()
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
-                            args.contact_network, args.race_approximation)
+                            args.contact_network, args.weights, args.race_approximation)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),
