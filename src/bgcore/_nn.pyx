@@ -17,8 +17,8 @@ cimport numpy as cnp
 from libc.math cimport expf
 from libc.string cimport memset
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, PHASE_CONTACT
-from bgcore._board cimport check_boards, phase_of
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
+from bgcore._board cimport check_boards
 
 cnp.import_array()
 
@@ -44,12 +44,17 @@ cdef enum:
     SIGMOID_LAST = 2 * SIGMOID_HALF_RANGE * SIGMOID_STEPS
 
 cdef float SIGMOID_TABLE[SIGMOID_LAST + 2]
+# SIGMOID_PAIRS[2i], [2i + 1] = SIGMOID_TABLE[i], [i + 1]: both ends of a step in one read
+cdef float SIGMOID_PAIRS[2 * (SIGMOID_LAST + 1)]
 
 
 cdef void fill_sigmoid_table() noexcept nogil:
     cdef int i
     for i in range(SIGMOID_LAST + 2):
         SIGMOID_TABLE[i] = 1.0 / (1.0 + expf(-(<float>i / SIGMOID_STEPS - SIGMOID_HALF_RANGE)))
+    for i in range(SIGMOID_LAST + 1):
+        SIGMOID_PAIRS[2 * i] = SIGMOID_TABLE[i]
+        SIGMOID_PAIRS[2 * i + 1] = SIGMOID_TABLE[i + 1]
 
 
 fill_sigmoid_table()
@@ -66,67 +71,137 @@ cdef inline float sigmoid(float x) noexcept nogil:
     return SIGMOID_TABLE[i] + fraction * (SIGMOID_TABLE[i + 1] - SIGMOID_TABLE[i])
 
 
-cdef void side_counts(const checker_t* board, int* mine, int* theirs) noexcept nogil:
-    """Checker counts of both sides, each numbered from its own side (1..24, 25 = bar)."""
-    cdef int p
-    for p in range(1, 25):
-        mine[p] = board[p] if board[p] > 0 else 0
-        theirs[p] = -board[25 - p] if board[25 - p] < 0 else 0
-    mine[25] = board[25]
-    theirs[25] = -board[0]
-    mine[0] = 0
-    theirs[0] = 0
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    #define bg_popcount(x) __builtin_popcount(x)
+    #define bg_highest_bit(x) ((x) ? 31 - __builtin_clz(x) : 0)
+    #define bg_lowest_bit(x) __builtin_ctz(x)
+    #else
+    static int bg_popcount(unsigned int x) { int n = 0; for (; x; x &= x - 1) ++n; return n; }
+    static int bg_highest_bit(unsigned int x) { int b = 0; while (x >>= 1) ++b; return b; }
+    static int bg_lowest_bit(unsigned int x) { int b = 0; while (!(x & 1)) { x >>= 1; ++b; } return b; }
+    #endif
+    /* Slots of a 26-slot board as bit sets (bit i: slot i): > 0, >= 2, < 0, <= -2. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static void bg_board_bits(const signed char* board, unsigned int* bits) {
+        const __m128i low = _mm_loadu_si128((const __m128i*)board);         /* slots 0..15 */
+        const __m128i high = _mm_loadu_si128((const __m128i*)(board + 10)); /* slots 10..25 */
+        const __m128i limits[4] = {_mm_set1_epi8(0), _mm_set1_epi8(1), _mm_set1_epi8(0),
+                                   _mm_set1_epi8(-1)};
+        for (int k = 0; k < 2; ++k) {
+            bits[k] = (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(low, limits[k]))
+                      | (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(high, limits[k])) << 10;
+            bits[k + 2] = (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(low, limits[k + 2]))
+                          | (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(high, limits[k + 2])) << 10;
+        }
+    }
+    #else
+    static void bg_board_bits(const signed char* board, unsigned int* bits) {
+        bits[0] = bits[1] = bits[2] = bits[3] = 0;
+        for (int i = 0; i < 26; ++i) {
+            bits[0] |= (unsigned int)(board[i] > 0) << i;
+            bits[1] |= (unsigned int)(board[i] >= 2) << i;
+            bits[2] |= (unsigned int)(board[i] < 0) << i;
+            bits[3] |= (unsigned int)(board[i] <= -2) << i;
+        }
+    }
+    #endif
+    /* bit i of x moved to bit 25 - i (x below 2^26) */
+    static inline unsigned int bg_mirror26(unsigned int x) {
+        x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+        x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+        x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+        x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+        x = (x >> 16) | (x << 16);
+        return x >> 6;
+    }
+    """
+    int popcount "bg_popcount"(unsigned int x) noexcept nogil
+    int highest_bit "bg_highest_bit"(unsigned int x) noexcept nogil   # 0 when x is 0
+    int lowest_bit "bg_lowest_bit"(unsigned int x) noexcept nogil     # x must not be 0
+    void board_bits "bg_board_bits"(const checker_t* board, unsigned int* bits) noexcept nogil
+    unsigned int mirror26 "bg_mirror26"(unsigned int x) noexcept nogil
 
 
-cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
+cdef enum:
+    POINT_BITS = 0x1FFFFFE          # bits 1..24
+
+
+# One side's checkers numbered from its own side (1..24 points, 25 its bar), read from the
+# board in place, with the points as bit sets, so that the features below are a few bit
+# operations.
+ctypedef struct Side:
+    const checker_t* board
+    bint mirrored                   # the opponent: own point p is board slot 25 - p, negated
+    unsigned int occupied           # bit p: a checker on own point p (p = 1..25)
+    unsigned int made               # bit p: two or more (p = 1..24)
+    unsigned int occupied_seen      # occupied in the other side's numbering (bit 25 - p)
+    unsigned int made_seen          # made in the other side's numbering (bit 25 - p)
+
+
+cdef inline int count_on(const Side* side, int p) noexcept nogil:
+    """Checkers of ``side`` on its own point p (25: its bar)."""
+    return -side.board[25 - p] if side.mirrored else side.board[p]
+
+
+cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexcept nogil:
+    """Both sides of a board, each in its own numbering."""
+    cdef unsigned int bits[4]       # slots > 0, >= 2, < 0, <= -2
+    board_bits(board, bits)
+    mover.board = opponent.board = board
+    mover.mirrored = False
+    opponent.mirrored = True
+    mover.occupied = bits[0]
+    mover.made = bits[1] & POINT_BITS
+    mover.occupied_seen = mirror26(mover.occupied)
+    mover.made_seen = mirror26(mover.made)
+    opponent.occupied_seen = bits[2]
+    opponent.made_seen = bits[3] & POINT_BITS
+    opponent.occupied = mirror26(opponent.occupied_seen)
+    opponent.made = mirror26(opponent.made_seen)
+
+
+cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
                      float* values, int active) noexcept nogil:
-    """Append the non-zero units of one side (own/enemy counts in their own numbering)."""
-    cdef int p, q, n, unit, on_board = 0, pips = 0, direct_blots = 0, anchors = 0
-    cdef int run = 0, prime = 0, rearmost = 0, containment = 0, enemy_board = 0
-    for p in range(1, 25):
-        n = own[p]
-        if n == 0:
-            run = 0
-            continue
-        on_board += n
-        pips += p * n
-        rearmost = p
+    """Append the non-zero units of one side: the occupied points in order (all four units
+    of a point written, those that are on counted: the buffers have room), then the rest."""
+    cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
+    cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
+    cdef int rearmost = highest_bit(own.occupied)
+    cdef unsigned int points = own.occupied & POINT_BITS, run, reach
+    while points:
+        p = lowest_bit(points)
+        points &= points - 1
+        n = count_on(own, p)
         unit = base + (p - 1) * 4
         indices[active] = unit
         values[active] = 1.0
-        active += 1
-        if n >= 2:
-            indices[active] = unit + 1
-            values[active] = 1.0
-            active += 1
-            run += 1
-            if run > prime:
-                prime = run
-            if p >= 19:
-                anchors += 1
-        else:
-            run = 0
-            # a blot at own point p is hit directly from enemy points 26-p .. 31-p (25 = bar)
-            for q in range(26 - p, 32 - p):
-                if 1 <= q <= 25 and enemy[q] > 0:
-                    direct_blots += 1
-                    break
-        if n >= 3:
-            indices[active] = unit + 2
-            values[active] = 1.0
-            active += 1
-        if n > 3:
-            indices[active] = unit + 3
-            values[active] = (n - 3) * 0.5
-            active += 1
-    if own[25] > 0:
-        on_board += own[25]
-        pips += 25 * own[25]
-        rearmost = 25
+        indices[active + 1] = unit + 1
+        values[active + 1] = 1.0
+        indices[active + 2] = unit + 2
+        values[active + 2] = 1.0
+        indices[active + 3] = unit + 3
+        values[active + 3] = (n - 3) * 0.5
+        active += 1 if n == 1 else (2 if n == 2 else (3 if n == 3 else 4))
+        on_board += n
+        pips += p * n
+    # a blot at own point p is hit directly from own points p-6 .. p-1 (0: the enemy's bar)
+    reach = enemy.occupied_seen
+    reach = (reach << 1) | (reach << 2) | (reach << 3) | (reach << 4) | (reach << 5) | (reach << 6)
+    direct_blots = popcount(own.occupied & ~own.made & POINT_BITS & reach)
+    run = own.made                  # the longest run of made points: steps until it empties
+    while run:
+        run &= run << 1
+        prime += 1
+    if bar > 0:
+        on_board += bar
+        pips += 25 * bar
         indices[active] = base + UNIT_BAR
         values[active] = 1.0
         indices[active + 1] = base + UNIT_BAR_COUNT
-        values[active + 1] = own[25] * 0.25
+        values[active + 1] = bar * 0.25
         active += 2
     if on_board < NUM_CHECKERS:
         indices[active] = base + UNIT_OFF
@@ -140,13 +215,12 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
         indices[active] = base + UNIT_DIRECT_BLOTS
         values[active] = direct_blots * 0.25
         active += 1
-        for q in range(1, 7):
-            if enemy[q] >= 2:
-                enemy_board += 1
+        enemy_board = popcount(enemy.made & 0x7E)          # enemy points 1..6
         if enemy_board > 0:
             indices[active] = base + UNIT_DANGER
             values[active] = direct_blots * enemy_board * (1.0 / 12.0)
             active += 1
+    anchors = popcount(own.made & (<unsigned int>0x3F << 19))   # own points 19..24
     if anchors > 0:
         indices[active] = base + UNIT_ANCHORS
         values[active] = anchors * 0.5
@@ -156,9 +230,8 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
         values[active] = prime * (1.0 / 6.0)
         active += 1
     # enemy points (own point p is the enemy's 25-p) in the 6 points before the rearmost checker
-    for p in range(rearmost - 6 if rearmost > 6 else 1, rearmost):
-        if enemy[25 - p] >= 2:
-            containment += 1
+    containment = 0 if rearmost == 0 else popcount(
+        enemy.made_seen & ((<unsigned int>1 << rearmost) - (<unsigned int>1 << (rearmost - 6 if rearmost > 6 else 1))))
     if containment > 0:
         indices[active] = base + UNIT_CONTAINMENT
         values[active] = containment * (1.0 / 6.0)
@@ -167,12 +240,12 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
 
 
 cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil:
-    cdef int mover[26]
-    cdef int opponent[26]
-    side_counts(board, mover, opponent)
-    cdef int active = encode_side(mover, opponent, 0, indices, values, 0)
-    active = encode_side(opponent, mover, INPUTS_PER_SIDE, indices, values, active)
-    if phase_of(board) == PHASE_CONTACT:
+    cdef Side mover, opponent
+    split_sides(board, &mover, &opponent)
+    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0)
+    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active)
+    # contact (phase_of): the two rearmost checkers have not passed each other
+    if highest_bit(mover.occupied) + highest_bit(opponent.occupied) > NUM_SLOTS - 1:
         indices[active] = UNIT_CONTACT
         values[active] = 1.0
         active += 1
@@ -263,31 +336,72 @@ cdef extern from *:
         return total;
     }
     #endif
-    #if defined(__GNUC__)
-    #define BG_RESTRICT __restrict__
+    /* x[j] = sigmoid(x[j]) by the table (see sigmoid below), reading each step's two ends
+       as one pair (pairs[2i], pairs[2i + 1] = table[i], table[i + 1]): the same float
+       operations as the scalar function. The clamped ends give the table's end values
+       exactly (the fraction is 0 there). With AVX2 eight units at a time, the pairs
+       gathered four at a time; else one by one. */
+    #define BG_SIGMOID_ONE(x, pairs, half_range, steps, last) do {                 \
+            float bg_p_ = ((x) + (half_range)) * (steps);                          \
+            bg_p_ = bg_p_ > 0.0f ? bg_p_ : 0.0f;                                   \
+            bg_p_ = bg_p_ < (last) ? bg_p_ : (last);                               \
+            int bg_i_ = (int)bg_p_;                                                \
+            float bg_f_ = bg_p_ - (float)bg_i_;                                    \
+            float bg_lo_ = (pairs)[2 * bg_i_], bg_hi_ = (pairs)[2 * bg_i_ + 1];    \
+            (x) = bg_lo_ + bg_f_ * (bg_hi_ - bg_lo_);                              \
+        } while (0)
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #include <immintrin.h>
+    #if defined(__clang__)
+    #define BG_AVX2 __attribute__((target("avx2")))
     #else
-    #define BG_RESTRICT
+    #define BG_AVX2 __attribute__((target("avx2"), optimize("fp-contract=off")))
     #endif
-    /* x[j] = sigmoid(x[j]) by the table (see sigmoid below): the same float operations
-       without branches, so that the compiler vectorises it (eight units at a time on AVX2).
-       The clamped ends give the table's end values exactly (the fraction is 0 there). */
-    BG_HOT static void bg_sigmoid_table(float* BG_RESTRICT x, int n,
-                                        const float* BG_RESTRICT table, float half_range,
-                                        float steps, float last) {
-        for (int j = 0; j < n; ++j) {
-            float position = (x[j] + half_range) * steps;
-            position = position > 0.0f ? position : 0.0f;
-            position = position < last ? position : last;
-            int i = (int)position;
-            float fraction = position - (float)i;
-            x[j] = table[i] + fraction * (table[i + 1] - table[i]);
+    BG_AVX2 static void bg_sigmoid_pairs_avx2(float* x, int n, const float* pairs,
+                                              float half_range, float steps, float last) {
+        const __m256 vh = _mm256_set1_ps(half_range), vs = _mm256_set1_ps(steps);
+        const __m256 vl = _mm256_set1_ps(last), zero = _mm256_setzero_ps();
+        int j = 0;
+        for (; j + 8 <= n; j += 8) {
+            __m256 p = _mm256_mul_ps(_mm256_add_ps(_mm256_loadu_ps(x + j), vh), vs);
+            p = _mm256_min_ps(_mm256_max_ps(p, zero), vl);   /* NaN -> 0, as above */
+            __m256i i = _mm256_cvttps_epi32(p);
+            __m256 f = _mm256_sub_ps(p, _mm256_cvtepi32_ps(i));
+            /* a: lo0 hi0 lo1 hi1 | lo2 hi2 lo3 hi3, b: the same for units 4..7 */
+            __m256 a = _mm256_castpd_ps(_mm256_i32gather_pd((const double*)pairs,
+                                                            _mm256_castsi256_si128(i), 8));
+            __m256 b = _mm256_castpd_ps(_mm256_i32gather_pd((const double*)pairs,
+                                                            _mm256_extracti128_si256(i, 1), 8));
+            /* lo0 lo1 lo4 lo5 | lo2 lo3 lo6 lo7, then the 64-bit halves in order */
+            __m256 lo = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+            __m256 hi = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+            lo = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(lo), _MM_SHUFFLE(3, 1, 2, 0)));
+            hi = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(hi), _MM_SHUFFLE(3, 1, 2, 0)));
+            _mm256_storeu_ps(x + j, _mm256_add_ps(lo, _mm256_mul_ps(f, _mm256_sub_ps(hi, lo))));
         }
+        for (; j < n; ++j) BG_SIGMOID_ONE(x[j], pairs, half_range, steps, last);
+    }
+    #define BG_HAS_AVX2() __builtin_cpu_supports("avx2")
+    #else
+    #define BG_HAS_AVX2() 0
+    #define bg_sigmoid_pairs_avx2(x, n, pairs, half_range, steps, last) ((void)0)
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__)
+    __attribute__((optimize("fp-contract=off")))
+    #endif
+    static void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range,
+                                 float steps, float last) {
+        if (BG_HAS_AVX2()) {
+            bg_sigmoid_pairs_avx2(x, n, pairs, half_range, steps, last);
+            return;
+        }
+        for (int j = 0; j < n; ++j) BG_SIGMOID_ONE(x[j], pairs, half_range, steps, last);
     }
     """
     void bg_add_rows(float* hidden, const float* weights, const int* indices,
                      const float* values, int active, int h) noexcept nogil
     float bg_dot(const float* a, const float* b, int h) noexcept nogil
-    void bg_sigmoid_table(float* x, int n, const float* table, float half_range, float steps,
+    void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range, float steps,
                           float last) noexcept nogil
     void bg_axpy(float* y, const float* x, float a, int n) noexcept nogil
 
@@ -302,7 +416,7 @@ cdef void forward_raw(const Network* net, const int* indices, const float* value
     for j in range(h):
         hidden[j] = net.hidden_bias[j]
     bg_add_rows(hidden, net.hidden_weights, indices, values, active, h)
-    bg_sigmoid_table(hidden, h, SIGMOID_TABLE, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
+    bg_sigmoid_pairs(hidden, h, SIGMOID_PAIRS, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
     for k in range(NUM_OUTPUTS):
         raw5[k] = sigmoid(net.output_bias[k] + bg_dot(net.output_weights + k * h, hidden, h))
 
