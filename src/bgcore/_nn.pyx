@@ -15,10 +15,11 @@ forward pass fast.
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport expf
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
 from bgcore._board cimport check_boards
+from bgcore._scratch cimport thread_scratch
 
 cnp.import_array()
 
@@ -164,9 +165,11 @@ cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexc
 
 
 cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
-                     float* values, int active) noexcept nogil:
+                     float* values, int active, int* own_only) noexcept nogil:
     """Append the non-zero units of one side: the occupied points in order (all four units
-    of a point written, those that are on counted: the buffers have room), then the rest."""
+    of a point written, those that are on counted: the buffers have room), then the rest.
+    ``own_only``: where the units that depend on this side's checkers alone end (points,
+    bar, off, pips: the features after them look at the enemy too)."""
     cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
     cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
     cdef int rearmost = highest_bit(own.occupied)
@@ -211,6 +214,7 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
         indices[active] = base + UNIT_PIPS
         values[active] = pips * (1.0 / 150.0)
         active += 1
+    own_only[0] = active
     if direct_blots > 0:
         indices[active] = base + UNIT_DIRECT_BLOTS
         values[active] = direct_blots * 0.25
@@ -240,10 +244,19 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
 
 
 cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil:
+    cdef int mover_only
+    return encode_split(board, indices, values, &mover_only)
+
+
+cdef int encode_split(const checker_t* board, int* indices, float* values,
+                      int* mover_only) noexcept nogil:
+    """encode_sparse, also saying how many leading units depend on the mover's checkers
+    alone (the same for every child of one roll that hits nothing)."""
     cdef Side mover, opponent
+    cdef int opponent_only
     split_sides(board, &mover, &opponent)
-    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0)
-    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active)
+    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0, mover_only)
+    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active, &opponent_only)
     # contact (phase_of): the two rearmost checkers have not passed each other
     if highest_bit(mover.occupied) + highest_bit(opponent.occupied) > NUM_SLOTS - 1:
         indices[active] = UNIT_CONTACT
@@ -267,16 +280,17 @@ cdef extern from *:
     typedef float bg_v8 __attribute__((vector_size(32)));
     #define bg_load8(p) __extension__({ bg_v8 bg_v_; memcpy(&bg_v_, (p), sizeof bg_v_); bg_v_; })
     #define bg_store8(p, v) do { bg_v8 bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
-    /* hidden[j] += sum_i values[i] * weights[indices[i]][j], 64 hidden units at a time in
-       registers, then 8 at a time, then one by one */
-    BG_HOT static void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                                   const float* values, int active, int h) {
+    /* hidden[j] = first[j] + sum_i values[i] * weights[indices[i]][j] (first may be hidden),
+       the terms added one after the other: 64 hidden units at a time in registers, then 8
+       at a time, then one by one */
+    BG_HOT static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                                   const int* indices, const float* values, int active, int h) {
         int start = 0;
         for (; start + 64 <= h; start += 64) {
-            bg_v8 a0 = bg_load8(hidden + start), a1 = bg_load8(hidden + start + 8);
-            bg_v8 a2 = bg_load8(hidden + start + 16), a3 = bg_load8(hidden + start + 24);
-            bg_v8 a4 = bg_load8(hidden + start + 32), a5 = bg_load8(hidden + start + 40);
-            bg_v8 a6 = bg_load8(hidden + start + 48), a7 = bg_load8(hidden + start + 56);
+            bg_v8 a0 = bg_load8(first + start), a1 = bg_load8(first + start + 8);
+            bg_v8 a2 = bg_load8(first + start + 16), a3 = bg_load8(first + start + 24);
+            bg_v8 a4 = bg_load8(first + start + 32), a5 = bg_load8(first + start + 40);
+            bg_v8 a6 = bg_load8(first + start + 48), a7 = bg_load8(first + start + 56);
             for (int i = 0; i < active; ++i) {
                 const float* row = weights + (long)indices[i] * h + start;
                 const bg_v8 v = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i];
@@ -291,15 +305,17 @@ cdef extern from *:
             bg_store8(hidden + start + 48, a6); bg_store8(hidden + start + 56, a7);
         }
         for (; start + 8 <= h; start += 8) {
-            bg_v8 a = bg_load8(hidden + start);
+            bg_v8 a = bg_load8(first + start);
             for (int i = 0; i < active; ++i)
                 a += ((bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i])
                      * bg_load8(weights + (long)indices[i] * h + start);
             bg_store8(hidden + start, a);
         }
-        for (; start < h; ++start)
+        for (; start < h; ++start) {
+            hidden[start] = first[start];
             for (int i = 0; i < active; ++i)
                 hidden[start] += values[i] * weights[(long)indices[i] * h + start];
+        }
     }
     BG_HOT static void bg_axpy(float* y, const float* x, float a, int n) {
         const bg_v8 va = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + a;
@@ -317,8 +333,9 @@ cdef extern from *:
         return total;
     }
     #else  /* compilers without GCC vector extensions: the same sums, plain loops */
-    static void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                            const float* values, int active, int h) {
+    static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                            const int* indices, const float* values, int active, int h) {
+        if (hidden != first) memcpy(hidden, first, (size_t)h * sizeof(float));
         for (int i = 0; i < active; ++i)
             for (int j = 0; j < h; ++j) hidden[j] += values[i] * weights[(long)indices[i] * h + j];
     }
@@ -398,8 +415,8 @@ cdef extern from *:
         for (int j = 0; j < n; ++j) BG_SIGMOID_ONE(x[j], pairs, half_range, steps, last);
     }
     """
-    void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                     const float* values, int active, int h) noexcept nogil
+    void bg_add_rows(float* hidden, const float* first, const float* weights,
+                     const int* indices, const float* values, int active, int h) noexcept nogil
     float bg_dot(const float* a, const float* b, int h) noexcept nogil
     void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range, float steps,
                           float last) noexcept nogil
@@ -412,10 +429,14 @@ cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogi
 
 cdef void forward_raw(const Network* net, const int* indices, const float* values,
                       int active, float* hidden, float* raw5) noexcept nogil:
-    cdef int j, k, h = net.num_hidden
-    for j in range(h):
-        hidden[j] = net.hidden_bias[j]
-    bg_add_rows(hidden, net.hidden_weights, indices, values, active, h)
+    bg_add_rows(hidden, net.hidden_bias, net.hidden_weights, indices, values, active,
+                net.num_hidden)
+    forward_from_sums(net, hidden, raw5)
+
+
+cdef inline void forward_from_sums(const Network* net, float* hidden, float* raw5) noexcept nogil:
+    """The rest of the forward pass once ``hidden`` holds the hidden layer's sums."""
+    cdef int k, h = net.num_hidden
     bg_sigmoid_pairs(hidden, h, SIGMOID_PAIRS, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
     for k in range(NUM_OUTPUTS):
         raw5[k] = sigmoid(net.output_bias[k] + bg_dot(net.output_weights + k * h, hidden, h))
@@ -436,18 +457,76 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil:
                                  else out5[OUT_LOSE_GAMMON])
 
 
+# Within one search the same mover side comes back board after board (the children of a
+# roll differ only in the checkers that moved), and the hidden sums are added in the order
+# the units are encoded, the mover's own units first. So a thread that holds its networks
+# fixed keeps the sums after the last board's mover-only units and starts the next board
+# there when its mover-only units are the same: the same additions in the same order, so
+# the same floats, with about half of them skipped.
+cdef enum:
+    MAX_OWN_UNITS = INPUTS_PER_SIDE  # an upper bound of one side's mover-only units
+
+
+ctypedef struct SharedSums:             # one per thread (bgcore._scratch), zeroed at first
+    int holds                           # hold_networks depth: 0 means nothing is kept
+    const Network* net                  # the network the sums are of
+    int length                          # leading units they cover (0: none kept)
+    int indices[MAX_OWN_UNITS]
+    float values[MAX_OWN_UNITS]
+    float sums[MAX_HIDDEN]              # bias + those units' rows, added in order
+
+
+cdef bint hold_networks(bint held) noexcept nogil:
+    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
+    if shared == NULL:
+        return False
+    shared.holds += 1 if held else -1
+    if shared.holds <= 0:
+        shared.holds = 0
+        shared.length = 0
+    return True
+
+
+cdef void forward_shared(const Network* net, SharedSums* shared, const int* indices,
+                         const float* values, int active, int own_only, float* hidden,
+                         float* raw5) noexcept nogil:
+    """forward_raw, starting from the kept sums when they cover the same leading units."""
+    cdef int h = net.num_hidden
+    if (shared.length == own_only and shared.net == net
+            and memcmp(shared.indices, indices, own_only * sizeof(int)) == 0
+            and memcmp(shared.values, values, own_only * sizeof(float)) == 0):
+        bg_add_rows(hidden, shared.sums, net.hidden_weights, indices + own_only,
+                    values + own_only, active - own_only, h)
+    else:
+        bg_add_rows(shared.sums, net.hidden_bias, net.hidden_weights, indices, values,
+                    own_only, h)
+        shared.net = net
+        shared.length = own_only
+        memcpy(shared.indices, indices, own_only * sizeof(int))
+        memcpy(shared.values, values, own_only * sizeof(float))
+        bg_add_rows(hidden, shared.sums, net.hidden_weights, indices + own_only,
+                    values + own_only, active - own_only, h)
+    forward_from_sums(net, hidden, raw5)
+
+
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil:
-    cdef int b, active
+    cdef int b, active, own_only
     cdef int indices[MAX_ACTIVE_INPUTS]
     cdef float values[MAX_ACTIVE_INPUTS]
     cdef float hidden[MAX_HIDDEN]
     cdef float raw[NUM_OUTPUTS]
+    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
+    if shared != NULL and shared.holds == 0:
+        shared = NULL
     for b in range(n):
         if finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
             continue
-        active = encode_sparse(boards + b * NUM_SLOTS, indices, values)
-        forward_raw(net, indices, values, active, hidden, raw)
+        active = encode_split(boards + b * NUM_SLOTS, indices, values, &own_only)
+        if shared != NULL:
+            forward_shared(net, shared, indices, values, active, own_only, hidden, raw)
+        else:
+            forward_raw(net, indices, values, active, hidden, raw)
         make_consistent(raw, out5 + b * NUM_OUTPUTS)
 
 
