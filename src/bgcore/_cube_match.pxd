@@ -8,7 +8,6 @@
 
 cdef enum:
     MET_MAX_AWAY = 32           # away scores the C table holds (larger: the Python referee)
-    PL_MAX_KNOTS = 48           # knots of one piecewise-linear function (the model needs < 25)
 
 cdef struct MatchCube:
     bint active                 # 0: the Python referee decides

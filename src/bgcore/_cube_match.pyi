@@ -1,6 +1,8 @@
 from collections.abc import Sequence
 from typing import Any
 
+MAX_AWAY: int
+
 class MatchCubeReferee:
     def __init__(self, spec: tuple[Any, ...]) -> None: ...
     def decide(self, p5: Sequence[float], cube_value: int, owner: int, mover_is_root: bool) -> int: ...

@@ -18,10 +18,11 @@ from bgengine.cube.decision import CubeAction, cube_decision
 from bgengine.cube.efficiency import checked_efficiency, efficiency_for
 from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
+from bgengine.cube.match_model import match_cube_spec
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.probabilities import EquityUnit, GameProbabilities
-from bgengine.rollouts.referee import MET_MAX_AWAY, DOUBLE_BEAVER, DOUBLE_PASS, DOUBLE_TAKE, NO_DOUBLE, RefereeFactory
+from bgengine.rollouts.referee import DOUBLE_BEAVER, DOUBLE_PASS, DOUBLE_TAKE, NO_DOUBLE, RefereeFactory
 
 # The seam's owner codes (seen from the mover: +1 the mover, -1 the other side, 0 centred).
 _OWNER_FROM_KERNEL = {0: CubeOwner.CENTRED, 1: CubeOwner.PLAYER, -1: CubeOwner.OPPONENT}
@@ -63,22 +64,14 @@ class CubeReferee:
         efficiency = efficiency_for(None, self.efficiency, m).value
         return efficiency, m.jacoby, m.beavers, m.cube_value, m.max_cube
 
-    def match_cube_in_c(self) -> tuple[float, int, int, bool, bool, int, Any, Any] | None:
-        """(efficiency, root's away, other's away, Crawford game, after the Crawford game,
-        maximum cube, pre-Crawford table, post-Crawford row) for the kernel to decide match
-        games in C without the GIL, the same model as ``decide``; None: ask ``decide``
-        (money play, ``in_c`` off, or aways beyond the C table: ``MET_MAX_AWAY``)."""
+    def match_cube_in_c(self) -> tuple[Any, ...] | None:
+        """The match model for the kernel to decide match games in C without the GIL, the
+        same model as ``decide`` (``match_model.match_cube_spec``); None: ask ``decide``
+        (money play, ``in_c`` off, or aways beyond the C table)."""
         m = self.match
         if not self.in_c or m.is_money:
             return None
-        root_away, other_away = m.away(m.on_roll), m.away(1 - m.on_roll)
-        table = self._met()
-        if max(root_away, other_away) > min(table.length, MET_MAX_AWAY):
-            return None
-        efficiency = efficiency_for(None, self.efficiency, m).value
-        score = MatchScore.from_match_state(m)
-        return (efficiency, root_away, other_away, m.crawford, score.after_crawford_game_started, m.max_cube,
-                table.pre_crawford, table.post_crawford)
+        return match_cube_spec(m, efficiency_for(None, self.efficiency, m).value, self._met())
 
     def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
         """The match state with the player on roll being the mover (player 0 is the root)."""

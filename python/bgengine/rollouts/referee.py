@@ -8,8 +8,8 @@ engine's referee. A referee may also offer ``money_cube_in_c()`` (efficiency, ja
 beavers, starting cube, maximum cube): the kernel then decides money games in C
 (bgcore/_cube_money.pxd) without calling it; and ``match_cube_in_c()`` (efficiency, the
 root's and the other's away, Crawford game, after the Crawford game, maximum cube, the
-match equity table's pre-Crawford rows and post-Crawford row, aways up to
-``MET_MAX_AWAY``): the kernel decides match games in C (bgcore/_cube_match.pxd).
+match equity table's pre-Crawford rows and post-Crawford row; aways up to
+``bgcore._cube_match.MAX_AWAY``): the kernel decides match games in C (bgcore/_cube_match.pxd).
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from bgengine.probabilities import EquityUnit
 
 #: The mover's cube actions as the kernel (bgcore/_rollout.pyx) codes them.
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, DOUBLE_BEAVER = 0, 1, 2, 3
-#: The largest away score the kernel's C match cube holds (bgcore/_cube_match.pxd).
-MET_MAX_AWAY = 32
 
 
 class Referee(Protocol):
