@@ -8,6 +8,7 @@ medians over the rounds. Each pair of cubeful runs is checked to give the same r
 first, so a faster wrong answer cannot pass.
 
 Run: nice python benchmarks/bench_match_cube_referee.py [--trials 144] [--rounds 3]
+[--no-variance-reduction] [--only opening]
 """
 
 from __future__ import annotations
@@ -47,10 +48,15 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=144)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--no-variance-reduction", action="store_true")
+    parser.add_argument("--only", choices=sorted(POSITIONS), help="one position")
     args = parser.parse_args()
-    settings = RolloutSettings(trials=args.trials, seed=args.seed, block_size=24)
+    settings = RolloutSettings(trials=args.trials, seed=args.seed, block_size=24,
+                               variance_reduction=not args.no_variance_reduction)
     print(f"{'position':<10} {'score':<34} {'cubeless':>9} {'Python':>8} {'C':>8}  C/Python  C/cubeless (trials per CPU s)")
     for name, xgid in POSITIONS.items():
+        if args.only and name != args.only:
+            continue
         position = Position.from_xgid(xgid)
         for label, match in SCORES.items():
             rates: dict[str, list[float]] = {"cubeless": [], "python": [], "c": []}
