@@ -9,6 +9,7 @@ import pytest
 from bgcore import _cube_money
 from bgcore._cube_match import MatchCubeReferee
 from bgengine import MatchState, Position, cube_referee
+from bgengine.cube.efficiency import CONTACT_EFFICIENCY
 from bgengine.cube.referee import CubeReferee
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
@@ -32,7 +33,7 @@ def test_c_decisions_and_values_equal_the_python_referees():
         owner = 0 if cube == 1 else 1  # the opponent's cube never reaches the referee
         efficiency = rng.choice([None, 0.0, 0.5, 1.0])
         referee = CubeReferee(MatchState(jacoby=jacoby, beavers=beavers), efficiency, in_c=False)
-        x = 0.68 if efficiency is None else efficiency
+        x = CONTACT_EFFICIENCY if efficiency is None else efficiency
         action = referee.decide(p5, cube, owner, True)
         assert _cube_money.decide(p5, cube, owner, x, jacoby, beavers) == action, (p5, cube, owner, x)
         assert _cube_money.best_value(p5, cube, owner, x, jacoby, beavers) * cube == pytest.approx(
@@ -44,12 +45,12 @@ def test_c_decisions_and_values_equal_the_python_referees():
 
 def test_money_referees_go_to_the_money_cube_and_match_referees_to_the_match_cube():
     money = cube_referee()(MatchState(jacoby=True, cube_value=2, cube_owner=0), root_may_double=False)
-    assert money.money_cube_in_c() == (0.68, True, False, 2, 64)
+    assert money.money_cube_in_c() == (CONTACT_EFFICIENCY, True, False, 2, 64)
     assert money.match_cube_in_c() is None
     assert cube_referee(in_c=False)(MatchState(), root_may_double=False).money_cube_in_c() is None
     match = cube_referee()(MatchState(match_length=7, score=(4, 2), on_roll=1), root_may_double=False)
     assert match.money_cube_in_c() is None
-    assert match.match_cube_in_c()[:6] == (0.68, 5, 3, False, False, 64)
+    assert match.match_cube_in_c()[:6] == (CONTACT_EFFICIENCY, 5, 3, False, False, 64)
     assert cube_referee(in_c=False)(MatchState(match_length=7), root_may_double=False).match_cube_in_c() is None
 
 
