@@ -13,6 +13,7 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,16 +78,33 @@ class GnubgPlayerStatistics:
 
 
 @dataclass(frozen=True)
+class GnubgCheckerPlay:
+    """One checker play as gnubg's analysis rates it (EMG: its normalised equities)."""
+
+    player: int  # 0 for the file's first player (white in .sgf), 1 for the second
+    dice: tuple[int, int]
+    error: float | None  # best equity minus the played one's; None: not analysed
+    legal_shown: int  # the plays gnubg kept in the analysis (1: forced)
+    luck: float | None
+
+
+@dataclass(frozen=True)
 class GnubgAnalysis:
     players: tuple[GnubgPlayerStatistics, GnubgPlayerStatistics]
     very_bad_checker_plays: frozenset[tuple[int, int]]  # (game, index of the checker play in the game)
     bad_checker_plays: frozenset[tuple[int, int]]  # bad or very bad
     seconds: float
     output: str
+    checker_plays: dict[tuple[int, int], GnubgCheckerPlay]  # by (game, index of the checker play in the game)
 
 
-def analyse_with_gnubg(sgf: Path, plies: int, *, timeout: float = 3600.0) -> GnubgAnalysis:
-    """gnubg's ``analyse match`` of ``sgf`` (or a ``.mat`` file) at ``plies`` on one thread, timed, with its statistics."""
+def analyse_with_gnubg(sgf: Path, plies: int, *, cubeful: bool = True, timeout: float = 3600.0) -> GnubgAnalysis:
+    """gnubg's ``analyse match`` of ``sgf`` (or a ``.mat`` file) at ``plies`` on one thread, timed, with its statistics.
+
+    ``cubeful=False`` has gnubg rate checker plays and cube decisions cubeless (at the
+    score in a match): a diagnostic of how much of its rates the cube accounts for.
+    """
+    switch = "on" if cubeful else "off"
     with tempfile.TemporaryDirectory(prefix="bgengine-gnubg-analysis-") as folder:
         analysed = Path(folder) / "analysed.sgf"
         commands = [
@@ -94,16 +112,26 @@ def analyse_with_gnubg(sgf: Path, plies: int, *, timeout: float = 3600.0) -> Gnu
             f"import mat {sgf}" if sgf.suffix == ".mat" else f"load match {sgf}",
             f"set analysis chequerplay evaluation plies {plies}",
             f"set analysis cubedecision evaluation plies {plies}",
-            "set analysis chequerplay evaluation cubeful on",
-            "set analysis cubedecision evaluation cubeful on",
+            f"set analysis chequerplay evaluation cubeful {switch}",
+            f"set analysis cubedecision evaluation cubeful {switch}",
         ]
         started = time.perf_counter()
         output = _run([*commands, "analyse match", "show statistics match", f"save match {analysed}"], timeout)
         seconds = time.perf_counter() - started
         if not analysed.exists():
             raise GnubgRunError(f"gnubg did not save the analysis; its output ended with: {output[-500:]}")
-        very_bad, bad = _marked_checker_plays(analysed.read_text(encoding="utf-8", errors="replace"))
-    return GnubgAnalysis(_statistics(output), very_bad, bad, seconds, output)
+        text = analysed.read_text(encoding="utf-8", errors="replace")
+    very_bad, bad = _marked_checker_plays(text)
+    return GnubgAnalysis(_statistics(output), very_bad, bad, seconds, output, checker_plays_of(text))
+
+
+def analysis_thresholds() -> dict[str, float]:
+    """gnubg's marks thresholds as ``show analysis`` lists them (EMG, positive): "doubtful",
+    "bad", "very bad", "lucky", "very lucky", ..."""
+    output = _run(["show analysis"], 60.0)
+    found = re.findall(r"^\s*([-+]\d+\.\d+)\s+(very bad|bad|doubtful|very lucky|lucky|unlucky|very unlucky)\s*$",
+                       output, re.MULTILINE)
+    return {name: abs(float(value)) for value, name in found}
 
 
 def _row(output: str, label: str, section: str) -> list[str]:
@@ -153,20 +181,46 @@ def _statistics(output: str) -> tuple[GnubgPlayerStatistics, GnubgPlayerStatisti
 
 
 _NODE_MOVE = re.compile(r";([WB])\[([1-6][1-6][a-z]*)\]")
+_NODE_DICE = re.compile(r";([WB])\[([1-6])([1-6])")
+_ANALYSIS = re.compile(r"A\[(\d+)\]((?:\[[^\]]*\])+)")
+_LUCK = re.compile(r"LU\[([-+0-9.eE]+)\]")
+
+
+def _move_nodes(text: str) -> Iterator[tuple[int, int, str]]:
+    """(game, ordinal of the checker play in its game, node text) of every checker play (dances too)."""
+    for game, tree in enumerate(text.split("(;")[1:]):
+        ordinal = 0
+        for node in tree.split("\n;")[1:]:
+            if _NODE_MOVE.match(";" + node):
+                yield game, ordinal, node
+                ordinal += 1
+
+
+def checker_plays_of(text: str) -> dict[tuple[int, int], GnubgCheckerPlay]:
+    """gnubg's rating of each checker play of an analysed .sgf: ``A[i][play E ver 3 p1..p5 equity ...]...``
+    lists the plays kept with their equities, ``i`` the played one; ``LU[x]`` is the roll's luck."""
+    plays = {}
+    for game, ordinal, node in _move_nodes(text):
+        dice = _NODE_DICE.match(";" + node)
+        assert dice is not None
+        analysis = _ANALYSIS.search(node)
+        error, shown = None, 1
+        if analysis:
+            equities = [float(entry.split()[9]) for entry in re.findall(r"\[([^\]]*)\]", analysis.group(2))]
+            error, shown = max(equities) - equities[int(analysis.group(1))], len(equities)
+        luck = _LUCK.search(node)
+        plays[(game, ordinal)] = GnubgCheckerPlay(
+            player=0 if dice.group(1) == "W" else 1, dice=(int(dice.group(2)), int(dice.group(3))),
+            error=error, legal_shown=shown, luck=float(luck.group(1)) if luck else None)
+    return plays
 
 
 def _marked_checker_plays(text: str) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
     """(game, ordinal of the checker play in its game) of the plays gnubg marked very bad / bad or worse."""
     very_bad, bad = set(), set()
-    for game, tree in enumerate(text.split("(;")[1:]):
-        nodes = tree.split("\n;")
-        ordinal = 0
-        for node in nodes[1:]:
-            if not _NODE_MOVE.match(";" + node):
-                continue
-            if "BM[2]" in node:
-                very_bad.add((game, ordinal))
-            if "BM[" in node:
-                bad.add((game, ordinal))
-            ordinal += 1
+    for game, ordinal, node in _move_nodes(text):
+        if "BM[2]" in node:
+            very_bad.add((game, ordinal))
+        if "BM[" in node:
+            bad.add((game, ordinal))
     return frozenset(very_bad), frozenset(bad)

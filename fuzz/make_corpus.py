@@ -116,6 +116,7 @@ def move_seeds(rng: np.random.Generator) -> list[bytes]:
             seeds.append(header + str(move).encode())
     texts = ["24/18 13/11", "bar/22*", "6/off(2)", "8/5(2) 6/5(2)", "13/7*/5", "pass", "25/0", "13 / 7 *", "24/23(4)", "bar/23/0 13/9"]
     seeds += [bytes([0, 3, 1]) + text.encode() for text in texts]
+    seeds.append(bytes([2, 3, 1]) + b"4/1/off")  # finding 3: a named landing on a blot hits
     return seeds
 
 

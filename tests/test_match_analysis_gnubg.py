@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from bench_match_analysis import marked_checker_plays  # noqa: E402
 from gnubg_bridge import gnubg_executable  # noqa: E402
-from gnubg_matches import analyse_with_gnubg  # noqa: E402
+from gnubg_matches import analyse_with_gnubg, analysis_thresholds  # noqa: E402
 
 import bgengine as bg  # noqa: E402
 from bgengine.analysis.match_analysis import Mark  # noqa: E402
@@ -51,3 +51,21 @@ def test_gnubgs_very_bad_plays_are_mostly_very_bad_here(both):
     assert len(gnubg.very_bad_checker_plays) >= 3
     found = gnubg.very_bad_checker_plays & marked_checker_plays(ours, Mark.VERY_BAD)
     assert len(found) >= 0.8 * len(gnubg.very_bad_checker_plays)
+
+
+def test_the_luck_of_each_roll_is_near_gnubgs(both):
+    """Both measure luck cubefully at the score (0-ply): per roll a few hundredths of EMG apart."""
+    gnubg, ours = both
+    gaps = []
+    for game_index, game in enumerate(ours.games):
+        for ordinal, roll in enumerate(game.rolls):
+            theirs = gnubg.checker_plays[(game_index, ordinal)]
+            assert sorted(theirs.dice) == sorted(roll.dice) and theirs.luck is not None
+            gaps.append(abs(roll.luck - theirs.luck))
+    assert len(gaps) == len(ours.rolls) and sum(gaps) / len(gaps) < 0.04
+
+
+def test_the_default_marks_are_gnubgs():
+    theirs, ours = analysis_thresholds(), bg.AnalysisThresholds()
+    assert (theirs["doubtful"], theirs["bad"], theirs["very bad"]) == (ours.doubtful, ours.bad, ours.very_bad)
+    assert (theirs["lucky"], theirs["very lucky"]) == (ours.lucky, ours.very_lucky)

@@ -37,7 +37,7 @@ def test_json_follows_the_schema(document):
 
 
 def test_json_says_what_the_equities_are_and_totals_add_up(document):
-    assert "cubeless money equity" in document["equity"]
+    assert "cubeful at the score" in document["equity"]
     players = document["players"]
     assert [p["name"] for p in players] == ["gnubg", "root"]
     checker = [d for d in document["decisions"] if d["kind"] == "checker"]
@@ -60,7 +60,7 @@ def test_the_terminal_shows_the_summary_and_the_bad_decisions():
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     for text in ("Checker error rate mEMG", "Performance rating (PR)", "Luck-adjusted result MWC",
-                 "Bad and very bad decisions", "very bad", "cubeless money equity"):
+                 "Bad and very bad decisions", "very bad", "cubeful at the score"):
         assert text in out, text
 
 
@@ -112,7 +112,7 @@ def test_equity_match_measures_by_the_score(document):
     result = run("analyze-match", SGF, "--plies", "0", "--equity", "match", "--json")
     assert result.exit_code == 0, result.stderr
     other = json.loads(result.stdout)
-    assert other["equity_measure"] == "match" and document["equity_measure"] == "money"
+    assert other["equity_measure"] == "match" and document["equity_measure"] == "cubeful"
     assert "match winning chance" in other["equity"]
     # the same moves are unforced; the cube decisions do not depend on the measure
     assert [p["unforced_moves"] for p in other["players"]] == [p["unforced_moves"] for p in document["players"]]

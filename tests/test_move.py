@@ -27,14 +27,14 @@ def test_canonical_text_round_trips(text):
         ("BAR/22 *", "bar/22*"),
         ("6/0", "6/off"),
         ("6/OFF", "6/off"),
-        ("13/7 7/5", "13/5"),
+        ("13/7 7/5", "13/7/5"),
         ("13/7*, 7/5", "13/7*/5"),
         ("8/5 8/5", "8/5(2)"),
         ("8/5 (2)", "8/5(2)"),
         ("13/11 24/18", "24/18 13/11"),
         ("13/9 24/20 13/9 24/20", "24/20(2) 13/9(2)"),
-        ("24/23/22/21/20", "24/20"),
-        ("24/23*/22/21*/20", "24/23*/21*/20"),
+        ("24/23/22/21/20", "24/23/22/21/20"),
+        ("24/23*/22/21*/20", "24/23*/22/21*/20"),
         ("Cannot Move", "pass"),
     ],
 )
@@ -65,7 +65,8 @@ def test_move_from_impossible_hops_raises(steps):
 
 
 def test_moves_are_equal_when_their_canonical_texts_are():
-    assert Move.parse("13/7 7/5") == Move.parse("13/5") == Move([(13, 5)])
+    assert Move.parse("13/7 7/5") == Move.parse("13/7/5") == Move([(13, 7), (7, 5)])
+    assert Move.parse("13/5") == Move([(13, 5)]) != Move.parse("13/7/5")  # 13/7/5 hits a blot on 7
     assert hash(Move.parse("8/5 8/5")) == hash(Move.parse("8/5(2)"))
     assert Move.parse("13/7*/5") != Move.parse("13/5")
 
@@ -118,13 +119,32 @@ def test_star_may_be_left_out_when_only_one_legal_move_fits():
     assert position.play("24/18/13", (6, 5)) == position.play("24/18*/13", (6, 5)) != position.play("24/13", (6, 5))
 
 
-@pytest.mark.xfail(strict=True, reason="open, issue 16: equal moves can play differently (fuzz/README.md, finding 3)")
 def test_a_move_and_its_text_play_the_same():
-    """Found by fuzz_move.py: 4/1/off passes the blot on 1 and hits it, but the move's text
-    is 4/off, which plays 4/3/off; the two moves compare equal yet leave different positions."""
+    """Found by fuzz_move.py: 4/1/off lands on the blot on 1 and hits it, so its text keeps
+    the landing; 4/off names no landing and passes the blot (4/3/off)."""
     position = Position.from_points({6: 3, 5: 3, 4: 2, 3: 2, 2: 3}, {24: 1, 6: 5, 5: 4, 4: 3})
     move = Move.parse("4/1/off")
-    assert position.play(move, (3, 1)) == position.play(str(move), (3, 1))
+    assert str(move) == "4/1/off"
+    assert move != Move.parse("4/off")
+    assert position.play(move, (3, 1)) == position.play(str(move), (3, 1)) == position.play("4/1*/off", (3, 1))
+    assert position.play("4/off", (3, 1)) != position.play(move, (3, 1))
+
+
+def test_named_landings_stay_in_the_text_and_listed_moves_join_them():
+    assert str(Move.parse("24/18 18/13")) == str(Move([(24, 18), (18, 13)])) == "24/18/13"
+    assert Move.parse("24/18/13") != Move.parse("24/13")
+    listed = Position.initial().legal_moves((6, 5))
+    assert "24/13" in {str(move) for move in listed.moves}
+    assert listed.index("24/18/13") == listed.index("24/13")
+
+
+def test_a_listed_move_pickles_to_the_same_text_and_hops():
+    import pickle
+
+    listed = Position.initial().legal_moves((6, 5)).moves
+    for move in listed:
+        again = pickle.loads(pickle.dumps(move))
+        assert again == move and again.steps == move.steps and str(again) == str(move)
 
 
 def test_star_on_a_point_without_a_blot_is_illegal():
@@ -194,8 +214,8 @@ def test_play_takes_a_move_object_or_text():
 
 
 def test_hops_played_in_any_order_join_into_one_checker_path():
-    assert str(Move([(23, 17), (24, 23)])) == "24/17"
-    assert str(Move.parse("6/5* 8/6")) == "8/5*"
+    assert str(Move([(23, 17), (24, 23)])) == "24/23/17"
+    assert str(Move.parse("6/5* 8/6")) == "8/6/5*"
     assert str(Move([(24, 18, True), (18, 17)])) == "24/18*/17"
 
 

@@ -46,13 +46,18 @@ class Move:
     """An immutable checker play: hops (from, to, hit) of the player on roll's checkers.
 
     ``Move.parse("13/7*/5 6/5")`` reads text; ``str(move)`` writes the canonical form
-    (a checker's hops joined, hit points kept, "(n)" for repeats, highest points first).
-    Two moves are equal when their canonical texts are. An empty move is a pass.
+    (a checker's hops joined into one path, "(n)" for repeats, highest points first).
+    The text keeps every landing the hops name, because a named landing decides the path
+    (``13/7/5`` hits a blot on 7, ``13/5`` passes it); only the moves the generator lists
+    leave out the landings it passed without hitting, as GNU Backgammon writes them
+    (``24/13``). Two moves are equal when their canonical texts are, so equal moves play
+    the same wherever they are legal. An empty move is a pass.
     """
 
-    __slots__ = ("_steps", "_text")
+    __slots__ = ("_steps", "_text", "_landings_named")
     _steps: tuple[Step, ...]
     _text: str
+    _landings_named: bool
 
     def __init__(self, steps: Iterable[Sequence[Any]] = ()) -> None:
         """Build from hops (from, to) or (from, to, hit); checks each hop's points."""
@@ -63,7 +68,8 @@ class Move:
         if pips > _MAX_HOP_PIPS:  # else hops joined into one checker's path could name more (bar/23/off)
             raise InvalidNotationError(f"a play moves checkers at most {_MAX_HOP_PIPS} pips in all (four sixes), got {pips}")
         object.__setattr__(self, "_steps", checked)
-        object.__setattr__(self, "_text", _canonical_text(checked))
+        object.__setattr__(self, "_landings_named", True)
+        object.__setattr__(self, "_text", _canonical_text(checked, landings_named=True))
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -78,8 +84,14 @@ class Move:
             if record[i] == 0:
                 break
             steps.append((record[i], record[i + 1], bool(record[i + 2])))
+        return cls._from_hops(tuple(steps), landings_named=False)
+
+    @classmethod
+    def _from_hops(cls, steps: tuple[Step, ...], landings_named: bool) -> Move:
+        """A move of checked hops; the text is written when first needed."""
         move = object.__new__(cls)
-        object.__setattr__(move, "_steps", tuple(steps))  # the text is written when first needed
+        object.__setattr__(move, "_steps", steps)
+        object.__setattr__(move, "_landings_named", landings_named)
         return move
 
     def _canonical(self) -> str:
@@ -87,7 +99,7 @@ class Move:
         try:
             return self._text
         except AttributeError:
-            object.__setattr__(self, "_text", _canonical_text(self._steps))
+            object.__setattr__(self, "_text", _canonical_text(self._steps, self._landings_named))
             return self._text
 
     @property
@@ -116,7 +128,7 @@ class Move:
         raise AttributeError("Move is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Move, (self._steps,))
+        return (Move._from_hops, (self._steps, self._landings_named))
 
 
 class LegalMove(NamedTuple):
@@ -445,17 +457,18 @@ def _checker_paths(steps: Sequence[Step]) -> list[list[tuple[int, bool]]]:
     return paths
 
 
-def _path_text(path: list[tuple[int, bool]]) -> str:
-    """A checker's path with only the start, the hit points and the end, as GNU writes it."""
-    shown = [path[0]] + [landing for landing in path[1:-1] if landing[1]] + [path[-1]]
+def _path_text(path: list[tuple[int, bool]], landings_named: bool) -> str:
+    """A checker's path: every landing when they were named, else (the generator's moves)
+    only the start, the hit points and the end, as GNU writes it."""
+    shown = path if landings_named else [path[0]] + [landing for landing in path[1:-1] if landing[1]] + [path[-1]]
     return "/".join(_point_text(point) + ("*" if hit else "") for point, hit in shown)
 
 
-def _canonical_text(steps: Sequence[Step]) -> str:
+def _canonical_text(steps: Sequence[Step], landings_named: bool) -> str:
     if not steps:
         return "pass"
     paths = sorted(_checker_paths(steps), key=lambda path: (path[0][0], path[-1][0]), reverse=True)
-    texts = [_path_text(path) for path in paths]
+    texts = [_path_text(path, landings_named) for path in paths]
     parts: list[str] = []
     for text in dict.fromkeys(texts):
         count = texts.count(text)

@@ -1,12 +1,14 @@
 """``analyze_match``: every checker play, cube decision and roll of a recorded match, rated.
 
-Checker plays and luck are measured in cubeless money equity (the engine has no cubeful
-evaluation yet), per unit of the current cube: GNU Backgammon's EMG, "equivalent to
-money game"; ``equity="match"`` measures them instead by the cubeless match winning
-chance at the score, rescaled to EMG (gammons valued as the score values them). Each EMG
-amount also gets its match winning chance (MWC) at the score, by the linear map that
-makes a single game won at the current cube +1 EMG and one lost -1 EMG. Cube decisions use the match's cube logic (``cube_decision`` at the score,
-in MWC, then EMG). docs/analysis.md defines every figure.
+Checker plays and luck are measured by default cubefully at the match score: each play's
+n-ply cubeless probabilities put through the cube model with the opponent on roll (its
+best cube action counted), as match winning chance rescaled to EMG, GNU Backgammon's
+"equivalent to money game" per unit of the current cube. ``equity="match"`` drops the
+cube (cubeless match winning chance at the score), ``equity="money"`` also the score
+(cubeless money equity). Each EMG amount also gets its match winning chance (MWC) at the
+score, by the linear map that makes a single game won at the current cube +1 EMG and one
+lost -1 EMG. Cube decisions use the match's cube logic (``cube_decision`` at the score, in
+MWC, then EMG). docs/analysis.md defines every figure.
 """
 
 from __future__ import annotations
@@ -38,18 +40,20 @@ from bgengine.match_state import MatchState
 from bgengine.move import Move
 from bgengine.position import Position
 
-#: What the numbers are, by equity measure: said in every report until cubeful evaluation exists.
+#: What the numbers are, by equity measure: said in every report.
 EQUITY_NOTES = {
     "money": "checker plays and luck in cubeless money equity per current cube (EMG), converted to MWC at the score;"
              " cube decisions by the match cube model from cubeless probabilities",
     "match": "checker plays and luck in cubeless match winning chance at the score, as EMG (equity per current cube);"
              " cube decisions by the match cube model from cubeless probabilities",
+    "cubeful": "checker plays and luck cubeful at the score (the opponent's cube decision after each play by the cube"
+               " model, from cubeless probabilities), as EMG (equity per current cube); cube decisions by the same model",
 }
 
 
 @dataclass(frozen=True)
 class AnalysisThresholds:
-    """Where marks start, in EMG (equity per current cube); the defaults are GNU Backgammon's.
+    """Where marks start, in EMG (equity per current cube); the defaults are GNU Backgammon 1.07's.
 
     A checker play or cube decision losing at least ``doubtful`` is doubtful, ``bad`` bad,
     ``very_bad`` very bad. A roll whose luck is at least ``lucky`` (``very_lucky``) is
@@ -57,9 +61,9 @@ class AnalysisThresholds:
     close when doubling and not doubling are within ``close_cube`` of each other.
     """
 
-    doubtful: float = 0.04
-    bad: float = 0.08
-    very_bad: float = 0.16
+    doubtful: float = 0.03
+    bad: float = 0.06
+    very_bad: float = 0.12
     lucky: float = 0.3
     very_lucky: float = 0.6
     close_cube: float = 0.16
@@ -144,7 +148,7 @@ class CheckerPlay:
     dice: tuple[int, int]
     played: Move
     best: Move
-    played_equity: float  # cubeless money equity
+    played_equity: float  # EMG by the analysis's equity measure (mover's view)
     best_equity: float
     error: float  # EMG, >= 0
     error_mwc: float
@@ -322,7 +326,7 @@ class MatchAnalysis:
     games: tuple[GameAnalysis, ...]
     players: tuple[PlayerStatistics, PlayerStatistics]
     result_mwc: tuple[float, float]  # final MWC minus MWC at 0-0 (+0.5 / -0.5 for a finished match)
-    equity: str = "money"  # the measure of checker plays and luck: "money" or "match"
+    equity: str = "cubeful"  # the measure of checker plays and luck: one of EQUITY_MEASURES
 
     @property
     def equity_note(self) -> str:
@@ -371,7 +375,7 @@ def analyze_match(
     thresholds: AnalysisThresholds = AnalysisThresholds(),
     evaluator: Evaluator | None = None,
     met: MatchEquityTable | None = None,
-    equity: str = "money",
+    equity: str = "cubeful",
 ) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match`` at ``plies`` (0..3).
 
@@ -380,8 +384,10 @@ def analyze_match(
     other in this thread; the answers are the same either way. ``progress(done, total)``
     is called in this thread as turns finish. ``evaluator`` replaces the engine's network
     (it must be picklable for a process pool); ``met`` the default match equity table.
-    ``equity`` measures checker plays and luck: "money" (cubeless money equity, the
-    default) or "match" (cubeless match winning chance at the score, as EMG).
+    ``equity`` measures checker plays and luck: "cubeful" (the default: cubeful at the
+    score, the opponent's cube decision after each play valued by the cube model, as GNU
+    Backgammon and eXtreme Gammon rate), "match" (cubeless match winning chance at the
+    score) or "money" (cubeless money equity); all as EMG.
     """
     if not isinstance(match, Match):
         raise TypeError(f"expected a Match, got {type(match).__name__}")

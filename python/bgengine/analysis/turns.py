@@ -3,11 +3,11 @@
 A ``TurnTask`` holds everything a turn needs (the position before the roll from the
 player on roll, the match state, what was done), so turns are independent of each other:
 ``analyse_turn`` is a pure function that any executor (threads, processes, a cluster) can
-run in any order with the same answers. Equities are cubeless, the player on roll's view,
-per unit of the current cube (EMG): money equity (``equity="money"``), or the match winning
-chance at the score rescaled to EMG (``equity="match"``: gammons valued as the score values
-them). Both are linear in the probabilities (``EquityWeights``); the match layer converts
-them to MWC.
+run in any order with the same answers. Equities are the player on roll's view, per unit
+of the current cube (EMG), by one of ``EQUITY_MEASURES`` (``PlayValue``): "cubeful" at the
+score (the default), cubeless "match" winning chance at the score, or cubeless "money"
+equity. The last two are linear in the probabilities (``EquityWeights``); the match layer
+converts EMG to MWC.
 """
 
 from __future__ import annotations
@@ -19,13 +19,18 @@ from typing import Any
 import numpy as np
 
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.cube.match_equity import MatchScore, mwc_after_game
+from bgengine.cube.efficiency import efficiency_for
+from bgengine.cube.janowski import money_doubling_functions
+from bgengine.cube.match_model import MatchCubeModel
+from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
-from bgengine.evaluation.evaluator import Evaluator, default_evaluator, evaluate, rank_legal_moves
+from bgengine.evaluation.evaluator import (
+    ROOT_FILTER, Evaluator, RankedMove, default_evaluator, evaluate, rank_legal_moves,
+)
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
-from bgengine.probabilities import flipped
-from bgengine.position import Position
+from bgengine.probabilities import GameProbabilities, flipped
+from bgengine.position import Phase, Position
 
 #: The 21 distinct rolls with their weights out of 36.
 ROLL_WEIGHTS: tuple[tuple[tuple[int, int], int], ...] = tuple(
@@ -40,8 +45,9 @@ KEPT_CANDIDATES = 5
 #: EMG by which not doubling must beat doubling at 0-ply for a turn rolled without doubling to
 #: keep its 0-ply cube decision (it is then not close, and not searched deeper).
 CLEARLY_NO_DOUBLE = 0.2
-#: How equities are measured: cubeless money equity, or cubeless match winning chance as EMG.
-EQUITY_MEASURES = ("money", "match")
+#: How equities are measured: cubeless money equity, cubeless match winning chance as EMG, or
+#: cubeful at the score (the opponent's cube decision after each play, by the cube model).
+EQUITY_MEASURES = ("money", "match", "cubeful")
 
 
 @dataclass(frozen=True)
@@ -74,12 +80,67 @@ class EquityWeights:
 
     @classmethod
     def of(cls, measure: str, match: MatchState, met: MatchEquityTable | None = None) -> EquityWeights:
-        return cls.money() if measure == "money" else cls.at_score(match, met)
+        """The linear measure: money equity for "money" (and for money sessions), else at the score."""
+        return cls.money() if measure == "money" or match.is_money else cls.at_score(match, met)
 
     def equity(self, probabilities: Any) -> Any:
         """The equity of one 5-vector, or of each row of an (n, 5) array."""
         vectors = probabilities if isinstance(probabilities, np.ndarray) else tuple(probabilities)
         return self.constant + np.asarray(vectors, dtype=np.float64) @ np.asarray(self.weights)
+
+
+@dataclass(frozen=True)
+class PlayValue:
+    """The mover's equity (EMG) after a play, by one of ``EQUITY_MEASURES``.
+
+    "money" and "match" are linear in the probabilities (``linear``). "cubeful" puts them
+    through the cube model at the score (``cube_decision``'s model: the opponent on roll,
+    the cube as it is, the position's cube efficiency) and takes the opponent's best cube
+    action, as a player on roll values a position; the mover's MWC is then rescaled to
+    EMG as the linear measures are.
+    """
+
+    linear: EquityWeights
+    opponent: MatchState | None  # the opponent's state before its roll (cubeful only)
+    met: MatchEquityTable
+    emg_reference: tuple[float, float]  # the mover's MWC after winning and losing a single game
+
+    @classmethod
+    def of(cls, measure: str, match: MatchState, met: MatchEquityTable | None = None) -> PlayValue:
+        table = met or default_met()
+        opponent = None
+        if measure == "cubeful":
+            opponent = match.with_changes(on_roll=1 - match.on_roll, dice=None, double_offered=False)
+        reference = (1.0, -1.0) if match.is_money else emg_reference(table, MatchScore.from_match_state(match))
+        return cls(EquityWeights.of(measure, match, met), opponent, table, reference)
+
+    def after(self, child: Position, mover_probabilities: Any) -> float:
+        """The mover's equity after the play leading to ``child`` (the opponent's view)."""
+        if self.opponent is None or child.phase is Phase.OVER:
+            # A finished game has no cube left: its cubeless value is exact.
+            return float(self.linear.equity(mover_probabilities))
+        chances = GameProbabilities.from_estimate(flipped(tuple(float(v) for v in mover_probabilities)))
+        theirs = cubeful_value(child, self.opponent, chances, self.met)
+        if self.opponent.is_money:
+            return -theirs
+        win, lose = self.emg_reference
+        return 2.0 * (1.0 - theirs - lose) / (win - lose) - 1.0
+
+
+def cubeful_value(position: Position, match: MatchState, chances: GameProbabilities, met: MatchEquityTable) -> float:
+    """The player on roll's cubeful value (MWC, or money per cube) with its best cube action:
+    No double, or the taker's best answer to a double when that is better; ``cube_decision``'s
+    model from ``chances`` without building the decision (beavers left out)."""
+    efficiency = efficiency_for(position, None, match).value
+    if match.is_money:
+        functions = money_doubling_functions(chances, match, match.relative_cube_owner(), efficiency)
+    else:
+        model = MatchCubeModel(chances, MatchScore.from_match_state(match), met, efficiency)
+        functions = model.doubling_functions(match.why_no_double())
+    no_double = functions.no_double(chances.win)
+    if functions.double_take is None or functions.double_pass is None:
+        return no_double
+    return max(no_double, min(functions.double_take(chances.win), functions.double_pass))
 
 
 @dataclass(frozen=True)
@@ -119,13 +180,13 @@ class TurnTask:
     dice: tuple[int, int] | None
     played: Move | None
     checker_match: MatchState | None = None  # the state at the checker play (dice set; cube as turned)
-    equity: str = "money"  # one of EQUITY_MEASURES
-    met: MatchEquityTable | None = None  # for equity="match" (None: the default table)
+    equity: str = "cubeful"  # one of EQUITY_MEASURES
+    met: MatchEquityTable | None = None  # for the measures at the score (None: the default table)
 
 
 @dataclass(frozen=True)
 class CheckerResult:
-    """The play of a turn against the best, in cubeless money equity (mover's view)."""
+    """The play of a turn against the best, in EMG by the turn's equity measure (mover's view)."""
 
     played: Move
     best: Move
@@ -167,7 +228,7 @@ def analyse_turn(task: TurnTask, plies: int, evaluator: Evaluator | None = None)
         cube = _cube(task, plies, evaluator)
     checker = luck = None
     if task.dice is not None and task.played is not None and task.checker_match is not None:
-        measure = EquityWeights.of(task.equity, task.checker_match, task.met)
+        measure = PlayValue.of(task.equity, task.checker_match, task.met)
         checker = _checker(task.position, task.dice, task.played, plies, evaluator, measure)
         luck = _luck(task.position, task.dice, task.opening, evaluator, measure)
     return TurnResult(task, cube, checker, luck)
@@ -198,7 +259,7 @@ def _cube_at(task: TurnTask, plies: int, evaluator: Evaluator | None) -> CubeDec
 
 def _checker(
     position: Position, dice: tuple[int, int], played: Move, plies: int, evaluator: Evaluator | None,
-    measure: EquityWeights,
+    measure: PlayValue,
 ) -> CheckerResult:
     legal = legal_moves(position, dice)
     if len(legal) == 1:
@@ -206,32 +267,51 @@ def _checker(
         return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
     ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator)
     played = legal.move(legal.index(played))  # as the generator lists it
-    candidates = [Candidate(m.move, float(measure.equity(m.probabilities)), m.plies) for m in ranked]
-    index = next(i for i, candidate in enumerate(candidates) if candidate.move == played)
-    mine = candidates[index]
-    if mine.plies < plies:  # the played move was not a candidate: search it as deep as the best
-        mover_view = evaluate(ranked[index].position, plies=plies, evaluator=evaluator).probabilities.flipped()
-        mine = candidates[index] = Candidate(mine.move, float(measure.equity(mover_view)), plies)
-    searched = sorted((c for c in candidates if c.plies == plies), key=lambda c: -c.equity)
+    index = next(i for i, m in enumerate(ranked) if m.move == played)
+    deep = ranked[index]
+    if deep.plies < plies:  # the played move was not a candidate: search it as deep as the best
+        mover_view = evaluate(deep.position, plies=plies, evaluator=evaluator).probabilities.flipped()
+        deep = replace(deep, probabilities=mover_view, plies=plies)
+    linear = [float(measure.linear.equity(m.probabilities)) for m in ranked]
+    others = [ranked[i] for i in sorted(_compared(ranked, linear, plies) - {index})]
+    # Ties go to the played move (listed first): an equal play is no error.
+    searched = sorted((Candidate(m.move, measure.after(m.position, m.probabilities), plies) for m in [deep, *others]),
+                      key=lambda c: -c.equity)
+    mine = next(c for c in searched if c.move == played)
     best = searched[0]
     kept = {c.move: c for c in searched[:KEPT_CANDIDATES]}
     kept.setdefault(mine.move, mine)
     return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept.values()))
 
 
+def _compared(ranked: list[RankedMove], linear: list[float], plies: int) -> set[int]:
+    """The plays compared with the played one: the ones searched ``plies`` deep; at 0-ply
+    the candidates a deeper search would take (``ROOT_FILTER`` by the linear measure)."""
+    if plies > 0:
+        return {i for i, m in enumerate(ranked) if m.plies == plies}
+    order = sorted(range(len(ranked)), key=lambda i: -linear[i])[: ROOT_FILTER.keep]
+    return {i for i in order if linear[i] >= linear[order[0]] - ROOT_FILTER.margin}
+
+
 def _luck(
-    position: Position, dice: tuple[int, int], opening: bool, evaluator: Evaluator | None, measure: EquityWeights
+    position: Position, dice: tuple[int, int], opening: bool, evaluator: Evaluator | None, measure: PlayValue
 ) -> LuckResult:
-    """Equity of the best 0-ply play of ``dice`` against the weighted average over every roll."""
+    """Equity of the best 0-ply play of ``dice`` against the weighted average over every roll.
+
+    The best play of each roll is the best by the linear measure; with "cubeful" its
+    equity is then the cubeful one.
+    """
     rolls = OPENING_ROLL_WEIGHTS if opening else ROLL_WEIGHTS
     children = [np.ascontiguousarray(legal_moves(position, roll).positions) for roll, _ in rolls]
     static: Any = evaluator or default_evaluator()
     values = static.evaluate_batch(np.concatenate(children))
-    equities = measure.equity(flipped(np.asarray(values)))  # children are the opponent's view
+    mover_view = flipped(np.asarray(values))  # children are the opponent's view
+    equities = measure.linear.equity(mover_view)
     best_by_roll = {}
     start = 0
     for (roll, _), block in zip(rolls, children, strict=True):
-        best_by_roll[roll] = float(np.max(equities[start : start + len(block)]))
+        best = start + int(np.argmax(equities[start : start + len(block)]))
+        best_by_roll[roll] = measure.after(Position._trusted(block[best - start].tobytes()), mover_view[best])
         start += len(block)
     total_weight = sum(weight for _, weight in rolls)
     average = sum(best_by_roll[roll] * weight for roll, weight in rolls) / total_weight

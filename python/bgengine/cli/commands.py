@@ -608,8 +608,9 @@ def bench(seconds: float, as_json: bool) -> None:
               help="Depth of the analysis: plays' candidates, cube decisions.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads analysing turns (default: one per core). The answers do not depend on it.")
-@click.option("--equity", type=click.Choice(["money", "match"]), default="money", show_default=True,
-              help="Measure checker plays and luck by cubeless money equity or by cubeless MWC at the score.")
+@click.option("--equity", type=click.Choice(["cubeful", "match", "money"]), default="cubeful", show_default=True,
+              help="Measure checker plays and luck cubefully at the score, by cubeless MWC at the score,"
+                   " or by cubeless money equity.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="REPORT.html",
               help="Also write a self-contained HTML report with the marked decisions' boards.")
 @json_option
