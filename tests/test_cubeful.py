@@ -154,6 +154,29 @@ def test_leaf_values_in_c_equal_cube_decision_bit_for_bit(match):
         assert search._leaf(position, match, probabilities) == leaf_by_cube_decision(position, match, evaluator)
 
 
+class Float64Evaluator:
+    """The engine's evaluator with its values nudged off float32 and returned as float64,
+    as a user's evaluator may: the leaves must not round them to float32."""
+
+    def __init__(self):
+        self.engine = default_evaluator()
+
+    def evaluate(self, position):
+        return self.evaluate_batch([position])[0]
+
+    def evaluate_batch(self, boards):
+        return self.engine.evaluate_batch(boards).astype("float64") * (1.0 - 1e-9)
+
+
+@pytest.mark.parametrize("match", [MatchState(beavers=True), MatchState(match_length=7, score=(4, 2))], ids=["money", "3a5a"])
+def test_leaf_values_keep_an_evaluators_float64_values(match):
+    evaluator = Float64Evaluator()
+    search = CubefulSearch(evaluator)
+    for position in leaf_positions()[12:]:  # contact and races: the model, not the exact table
+        probabilities = evaluator.evaluate(position)
+        assert search._leaf(position, match, probabilities) == leaf_by_cube_decision(position, match, evaluator)
+
+
 def test_a_double_already_offered_does_not_stop_the_search():
     position = Position.initial()
     offered = cube_decision(position, MatchState(double_offered=True), plies=1)

@@ -64,7 +64,7 @@ def money_best_value(p5, int cube_value, int owner, double efficiency, bint jaco
     ``CubefulSearch.value`` makes it from ``janowski.money_doubling_functions``: No double
     or the taker's best answer (take, pass, or beaver when allowed); owner from the player
     on roll (+1 own, -1 the opponent's, 0 centred)."""
-    cdef float v[5]
+    cdef double v[5]
     cdef double c[5]
     cdef Line no_double, take, redoubled, passes
     cdef double W, L, p, best, response, twice

@@ -73,7 +73,7 @@ cdef void shares(double total, double gammon, double backgammon, double* out) no
     out[2] = backgammon / total
 
 
-cdef Model model_of(const MatchCube* m, const float* mover5, bint mover_is_root) noexcept nogil:
+cdef Model model_of(const MatchCube* m, const double* mover5, bint mover_is_root) noexcept nogil:
     """The mover's model: aways from the mover, the 5-vector cleaned as GameProbabilities.from_estimate."""
     cdef Model md
     cdef double c[5]
@@ -205,8 +205,28 @@ cdef int match_cube_from(MatchCube* m, object spec) except -1:
     return 0
 
 
+cdef inline void widened(const float* mover5, double* out5) noexcept nogil:
+    cdef int k
+    for k in range(5):
+        out5[k] = mover5[k]
+
+
 cdef int match_decide(const MatchCube* m, const float* mover5, int cube_value, int owner,
                       bint mover_is_root) noexcept nogil:
+    cdef double p5[5]
+    widened(mover5, p5)
+    return decide(m, p5, cube_value, owner, mover_is_root)
+
+
+cdef double match_position_value(const MatchCube* m, const float* mover5, int cube_value, int owner,
+                                 bint mover_is_root) noexcept nogil:
+    cdef double p5[5]
+    widened(mover5, p5)
+    return position_value(m, p5, cube_value, owner, mover_is_root)
+
+
+cdef int decide(const MatchCube* m, const double* mover5, int cube_value, int owner,
+                bint mover_is_root) noexcept nogil:
     cdef Model md = model_of(m, mover5, mover_is_root)
     cdef double no_double, take, drop
     if not doubling_equities(&md, cube_value, owner, &no_double, &take, &drop):
@@ -218,8 +238,8 @@ cdef int match_decide(const MatchCube* m, const float* mover5, int cube_value, i
     return NO_DOUBLE
 
 
-cdef double match_position_value(const MatchCube* m, const float* mover5, int cube_value, int owner,
-                                 bint mover_is_root) noexcept nogil:
+cdef double position_value(const MatchCube* m, const double* mover5, int cube_value, int owner,
+                           bint mover_is_root) noexcept nogil:
     cdef Model md = model_of(m, mover5, mover_is_root)
     cdef double best, take, drop
     if doubling_equities(&md, cube_value, owner, &best, &take, &drop):
@@ -253,17 +273,17 @@ cdef class MatchCubeReferee:
 
     def decide(self, p5, int cube_value, int owner, bint mover_is_root):
         """The mover's action code; owner from the mover."""
-        cdef float v[5]
+        cdef double v[5]
         for i in range(5):
             v[i] = p5[i]
-        return match_decide(&self.cube, v, cube_value, owner, mover_is_root)
+        return decide(&self.cube, v, cube_value, owner, mover_is_root)
 
     def position_value(self, p5, int cube_value, int owner, bint mover_is_root):
         """The root's MWC of a stopped game's position."""
-        cdef float v[5]
+        cdef double v[5]
         for i in range(5):
             v[i] = p5[i]
-        return match_position_value(&self.cube, v, cube_value, owner, mover_is_root)
+        return position_value(&self.cube, v, cube_value, owner, mover_is_root)
 
     def finished_value(self, int root_result, int cube_value):
         return match_finished_value(&self.cube, root_result, cube_value)

@@ -29,7 +29,7 @@ cdef inline double _clamp(double v, double low, double high) noexcept nogil:
 
 
 # An estimate cleaned as GameProbabilities.from_estimate: each value clamped under its parent.
-cdef inline void clamped_estimate(const float* p5, double* out5) noexcept nogil:
+cdef inline void clamped_estimate(const double* p5, double* out5) noexcept nogil:
     out5[0] = _clamp(p5[0], 0.0, 1.0)
     out5[1] = _clamp(p5[1], 0.0, out5[0])
     out5[2] = _clamp(p5[2], 0.0, out5[1])
@@ -40,8 +40,12 @@ cdef inline void clamped_estimate(const float* p5, double* out5) noexcept nogil:
 # W, L and p from an estimate, cleaned as GameProbabilities.from_estimate (clamped).
 cdef inline Janowski janowski_of(const float* p5) noexcept nogil:
     cdef Janowski j
+    cdef double given[5]
     cdef double c[5]
-    clamped_estimate(p5, c)
+    cdef int k
+    for k in range(5):
+        given[k] = p5[k]
+    clamped_estimate(given, c)
     cdef double win = c[0], wg = c[1], wbg = c[2], lg = c[3], lbg = c[4]
     cdef double lose = 1.0 - win
     j.p = win
