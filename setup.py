@@ -3,7 +3,10 @@
 Every ``src/bgcore/*.pyx`` becomes the extension ``bgcore.<name>``.  Set ``BGCORE_DEBUG=1``
 to build with bounds checks, wraparound and assertions on and optimisation off.  Both
 steps run on every core: Cython translates the modules in parallel, and the C compiler
-builds the extensions in parallel (``BGCORE_BUILD_JOBS`` overrides the count).
+builds the extensions in parallel, the largest first (``BGCORE_BUILD_JOBS`` overrides the
+count).  Release builds carry no debug information: ``-g0`` after Python's own ``-g``
+saves a quarter of the compile time.  (``-O2`` would save a third more but measured
+slower: rollouts ~7%, two-sided bear-off builds ~10%.)
 """
 
 import os
@@ -24,7 +27,7 @@ COMPILER_DIRECTIVES = {
     "cdivision": True,
     "embedsignature": True,
 }
-EXTRA_COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+EXTRA_COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3", "-g0"]  # after Python's flags, so they win
 BUILD_JOBS = int(os.environ.get("BGCORE_BUILD_JOBS") or os.cpu_count() or 1)
 
 
@@ -38,8 +41,9 @@ class ParallelBuildExt(build_ext):
 
 
 def bgcore_extensions() -> list[Extension]:
-    """One extension per .pyx file under src/bgcore, all sharing one set of options."""
-    sources = sorted(Path("src/bgcore").glob("*.pyx"))
+    """One extension per .pyx file under src/bgcore, the largest first (a parallel build
+    then ends with small ones rather than waiting on one big one)."""
+    sources = sorted(Path("src/bgcore").glob("*.pyx"), key=lambda path: (-path.stat().st_size, path.name))
     return [
         Extension(
             f"bgcore.{source.stem}",

@@ -3,6 +3,7 @@
     python benchmarks/judge.py checker --plies 0   # equity given up per decision, best move found
     python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
     python benchmarks/judge.py checker --plies 0 --class race --race-network W.npz   # races valued by a race network
+    python benchmarks/judge.py checker --plies 0 --weights W.npz   # another evaluator network (all in C)
 
 Checker play: bgengine's best play at ``--plies`` is looked up among the stored plays by the
 position it leads to; what it gives up against gnubg's best is in millipoints (mEMG, cubeless
@@ -59,7 +60,7 @@ def same_family(family: str, decision: Row) -> bool:
 def score_cube_decision(decision: Row, plies: int, evaluator: Any = None) -> Row:
     """bgengine's cube decision at ``plies`` against gnubg's: same family, |ND diff| + |DT diff|."""
     position, match = parse_xgid(decision["xgid"])
-    ours = cube_decision(position, match, plies=plies)
+    ours = cube_decision(position, match, plies=plies, evaluator=evaluator)
     if not match.is_money:
         ours = ours.to_emg()
     return {
@@ -95,26 +96,28 @@ CUBE_MEASURES = {
 
 
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
-          only_class: str | None = None, contact_network: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
+          only_class: str | None = None, contact_network: Path | None = None,
+          weights: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (the first ``limit``; checker decisions of
     ``only_class``); (summary, per-decision scores). ``race_network`` / ``contact_network``:
-    weights of networks valuing races / contact positions (checker play only)."""
+    weights of networks valuing races / contact positions (checker play only); ``weights``:
+    the engine's network instead of the shipped one."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
     }[kind]
     header, decisions = read_judge_set(path)
     started = time.perf_counter()
-    evaluator = None
-    engine = "bgengine"
+    evaluator = None if weights is None else NetworkEvaluator.from_file(weights)
+    engine = "bgengine" if weights is None else f"bgengine with network {weights}"
     if race_network is not None or contact_network is not None:
         if kind != "checker":
             raise SystemExit("--race-network and --contact-network apply to checker play only")
-        base = default_evaluator().network
+        base = default_evaluator().network if evaluator is None else evaluator.network
         evaluator = NetworkEvaluator(
             base, race_network=RaceNetwork.from_file(race_network) if race_network else None,
             contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
-        engine = f"bgengine + race network {race_network} + contact network {contact_network}"
+        engine = f"{engine} + race network {race_network} + contact network {contact_network}"
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
     scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
@@ -152,10 +155,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the summary and every decision's score as JSON")
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
     parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
+    parser.add_argument("--weights", type=Path, help="the engine's network from this weights file (.npz)")
     parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
     args = parser.parse_args()
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
-                            args.contact_network)
+                            args.contact_network, args.weights)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

@@ -22,7 +22,7 @@ from bgengine.evaluation.evaluator import (
     rank_legal_moves,
     rank_moves,
 )
-from bgcore import _movegen, _single
+from bgcore import _engine, _movegen, _nn, _single
 
 
 class GeneralPath(NetworkEvaluator):
@@ -132,25 +132,33 @@ def test_lazy_ranked_moves_read_like_constructed_ones():
         best.plies = 2  # type: ignore[misc]
 
 
+def failures_from_threads(check, threads: int, repeats: int) -> list[str]:
+    """Run ``check`` (returning what went wrong) ``repeats`` times in each of ``threads`` threads."""
+    failures: list[str] = []
+
+    def work() -> None:
+        for _ in range(repeats):
+            failures.extend(check())
+
+    running = [threading.Thread(target=work) for _ in range(threads)]
+    for thread in running:
+        thread.start()
+    for thread in running:
+        thread.join()
+    return failures
+
+
 def test_the_fast_path_gives_the_same_answers_from_many_threads():
     positions = POSITIONS[::20]
     dice = rolls(len(positions), seed=8)
     expected = [rank_moves(p, d) for p, d in zip(positions, dice)]
     children = [_movegen.children_and_moves(p.to_bytes(), *d) for p, d in zip(positions, dice)]
-    failures: list[str] = []
 
-    def work() -> None:
-        for _ in range(5):
-            for p, d, want, kids in zip(positions, dice, expected, children):
-                if rank_moves(p, d) != want or _movegen.children_and_moves(p.to_bytes(), *d) != kids:
-                    failures.append(f"{p!r} {d}")
+    def check() -> list[str]:
+        return [f"{p!r} {d}" for p, d, want, kids in zip(positions, dice, expected, children)
+                if rank_moves(p, d) != want or _movegen.children_and_moves(p.to_bytes(), *d) != kids]
 
-    threads = [threading.Thread(target=work) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    assert failures_from_threads(check, threads=6, repeats=5) == []
 
 
 def test_the_kernel_refuses_bad_arguments():
@@ -167,3 +175,30 @@ def test_the_kernel_refuses_bad_arguments():
     assert ranking is not None and ranking.order == [0]
     with pytest.raises(IndexError):
         ranking.probabilities(1)
+
+
+def test_searches_from_many_threads_give_the_same_answers():
+    # each thread keeps its own hidden sums between boards of a search (bgcore._nn)
+    positions = POSITIONS[5::90]
+    dice = rolls(len(positions), seed=9)
+    expected = [rank_moves(p, d, plies=1) for p, d in zip(positions, dice)]
+
+    def check() -> list[str]:
+        return [f"{p!r} {d}" for p, d, want in zip(positions, dice, expected) if rank_moves(p, d, plies=1) != want]
+
+    assert failures_from_threads(check, threads=4, repeats=2) == []
+
+
+def test_a_network_changed_in_place_between_searches_is_read_afresh():
+    # The hidden sums a search keeps must not outlive it (training changes weights in
+    # place). From the opening no roll can hit, so every board of a 1-ply search starts
+    # with the same mover-only units: a second search would start from kept sums.
+    engine = default_evaluator()
+    network = _nn.NeuralNet(**engine.network.arrays())
+    tables = engine.c_evaluator().tables
+    opening = Position.initial().to_bytes()
+    before = _single.probabilities(_engine.EngineCEvaluator(network, tables), opening, 1)
+    network.hidden_weights[:] *= 0.5
+    after = _single.probabilities(_engine.EngineCEvaluator(network, tables), opening, 1)
+    fresh = _engine.EngineCEvaluator(_nn.NeuralNet(**network.arrays()), tables)
+    assert after == _single.probabilities(fresh, opening, 1) and after != before

@@ -2,10 +2,12 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from bgcore import _nn
 from bgengine import Position
 from conftest import random_play_positions
+from strategies import positions
 
 MOVER, OPPONENT = 0, 105  # first unit of each side's block
 CONTACT_FLAG = 210
@@ -145,3 +147,35 @@ def test_network_rejects_wrong_weight_shapes():
         _nn.NeuralNet(np.zeros((211, 4)), np.zeros(3), np.zeros((5, 4)), np.zeros(5))
     with pytest.raises(ValueError, match="non-finite"):
         _nn.NeuralNet(np.full((211, 4), np.nan), np.zeros(4), np.zeros((5, 4)), np.zeros(5))
+
+
+def reference_encoding(slots: np.ndarray) -> np.ndarray:
+    """The input vector as the _nn module docstring describes it, in plain Python."""
+    x = np.zeros(_nn.num_inputs(), dtype=np.float32)
+    mover = [0] + [max(int(slots[p]), 0) for p in range(1, 25)] + [int(slots[25])]
+    opponent = [0] + [max(-int(slots[25 - p]), 0) for p in range(1, 25)] + [-int(slots[0])]
+    for base, own, enemy in ((MOVER, mover, opponent), (OPPONENT, opponent, mover)):
+        for p in range(1, 25):
+            n = own[p]
+            x[base + (p - 1) * 4: base + p * 4] = [n >= 1, n >= 2, n >= 3, max(n - 3, 0) * 0.5]
+        x[base + 96], x[base + 97] = own[25] > 0, own[25] * 0.25
+        x[base + 98] = (15 - sum(own)) / 15
+        x[base + 99] = sum(p * own[p] for p in range(1, 26)) / 150
+        blots = sum(1 for p in range(1, 25) if own[p] == 1 and any(enemy[q] for q in range(26 - p, min(31 - p, 25) + 1)))
+        x[base + 100] = blots * 0.25
+        x[base + 104] = blots * sum(enemy[q] >= 2 for q in range(1, 7)) / 12
+        x[base + 101] = sum(own[p] >= 2 for p in range(19, 25)) * 0.5
+        runs = "".join("x" if own[p] >= 2 else "." for p in range(1, 25)).split(".")
+        prime = max(len(run) for run in runs)
+        x[base + 102] = prime / 6 if prime > 1 else 0
+        rearmost = max([p for p in range(1, 26) if own[p]], default=0)
+        x[base + 103] = sum(enemy[25 - p] >= 2 for p in range(max(rearmost - 6, 1), rearmost)) / 6
+    x[CONTACT_FLAG] = Position(slots).phase.value == "contact"
+    return x
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions())
+def test_encode_equals_a_plain_reference_on_any_position(position):
+    slots = board(position)
+    np.testing.assert_allclose(_nn.encode(slots), reference_encoding(slots), rtol=1e-6, atol=1e-7)

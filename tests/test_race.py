@@ -258,3 +258,16 @@ def test_batch_names_the_impossible_board():
     boards[1, 0] = 1  # a checker of the player on roll on the opponent's bar
     with pytest.raises(InvalidPositionError, match="board 1: a checker of the player on roll"):
         race.RaceEvaluator().evaluate_batch(boards)
+
+
+def test_siblings_give_the_same_values_in_any_order():
+    # the children of one roll share the side that did not move: each thread keeps the
+    # last sides' distributions (bgcore._race), which must not change any value
+    rng = np.random.default_rng(12)
+    evaluator = race.RaceEvaluator()
+    for _ in range(5):
+        legal = random_race(rng).legal_moves((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        children = np.ascontiguousarray(legal.positions)
+        together = evaluator.evaluate_batch(children)
+        assert np.array_equal(evaluator.evaluate_batch(children[::-1])[::-1], together)
+        assert np.array_equal(np.stack([evaluator.evaluate_batch(child[None])[0] for child in children]), together)

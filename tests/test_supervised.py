@@ -78,19 +78,21 @@ def test_early_stopping_stops_patience_epochs_after_the_best():
     assert state.epoch == state.best_epoch + settings.patience
 
 
+@pytest.mark.parametrize("loss", ["cross_entropy", "equity_squared"])
 @pytest.mark.parametrize("with_offsets", [False, True])
-def test_cross_entropy_gradient_matches_finite_differences(with_offsets):
+def test_loss_gradients_match_finite_differences(with_offsets, loss):
     inputs, targets = synthetic(20)
     offsets = np.random.default_rng(1).normal(size=(20, 5)) if with_offsets else None
     parameters = initial_state(7, SETTINGS).parameters
-    analytic = gradients(parameters, inputs, targets, offsets)
+    parameters["output_weights"] = np.random.default_rng(2).normal(size=parameters["output_weights"].shape)
+    analytic = gradients(parameters, inputs, targets, offsets, loss)
     for name in parameters:
         index = (0,) * parameters[name].ndim
         step = 1e-6
         parameters[name][index] += step
-        above = loss_of(parameters, inputs, targets, offsets)
+        above = loss_of(parameters, inputs, targets, offsets, loss)
         parameters[name][index] -= 2 * step
-        below = loss_of(parameters, inputs, targets, offsets)
+        below = loss_of(parameters, inputs, targets, offsets, loss)
         parameters[name][index] += step
         assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
 
@@ -101,6 +103,15 @@ def test_offsets_are_added_to_the_output_logits():
     offsets = np.full((10, 5), 0.5)
     plain, shifted = forward(parameters, inputs)[1], forward(parameters, inputs, offsets)[1]
     assert np.allclose(shifted, plain + 0.5)
+
+
+def test_equity_squared_loss_trains_and_unknown_losses_are_refused():
+    inputs, targets = synthetic()
+    settings = FitSettings(**{**SETTINGS.__dict__, "loss": "equity_squared"})
+    state = fit(*halves(inputs, targets), settings)
+    assert state.history[-1][1] < state.history[0][1]
+    with pytest.raises(ValueError, match="unknown loss"):
+        fit(*halves(inputs, targets), FitSettings(**{**SETTINGS.__dict__, "loss": "hinge"}))
 
 
 def test_cross_entropy_is_smallest_at_the_targets():
@@ -135,3 +146,59 @@ def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
     network = RaceNetwork.from_file(tmp_path / "run" / "race_weights.npz")
     assert network.record["settings"]["hidden"] == 3
     assert "| test | 6 | 1 |" in (tmp_path / "run" / "race_weights.md").read_text()
+
+
+def test_a_run_started_from_weights_keeps_them_until_the_validation_loss_improves():
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    start = {name: value + 0.1 for name, value in initial_state(7, SETTINGS).parameters.items()}
+    untouched = fit(train, validation, SETTINGS, stop_after=0, start=start)
+    for name, value in start.items():
+        assert np.array_equal(untouched.best[name], value)
+    assert untouched.best_loss == loss_of(start, validation.inputs, validation.targets)
+    trained = fit(train, validation, SETTINGS, start=start)
+    assert trained.best_loss < untouched.best_loss
+    with pytest.raises(ValueError, match="hidden units"):
+        fit(train, validation, FitSettings(**{**SETTINGS.__dict__, "hidden": 5}), start=start)
+
+
+def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_loads(tmp_path):
+    from importlib import resources
+
+    from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, default_evaluator
+    from bgengine.training.dataset import save_shard, shard_path
+    from bgengine.training.fit_job import KINDS, fit_network
+    from bgengine.training.labels import search_label_shard
+    from bgengine.training.positions import GenerationSettings, generate_chunk
+
+    from_the_opening = GenerationSettings(games=1, scenario_weights=(1.0, 0.0, 0.0, 0.0, 0.0))
+    for index in range(10):
+        positions = generate_chunk(6, index, from_the_opening, set())
+        save_shard(shard_path(tmp_path / "labels", index), search_label_shard(positions, default_evaluator(), 1, "t"))
+    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
+        for epochs in (0, 1):
+            record = fit_network(KINDS["evaluator"], tmp_path / f"run{epochs}", FitSettings(seed=2, hidden=128, max_epochs=epochs),
+                                 [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
+            assert record["initial_weights"]["path"] == str(shipped)
+            assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
+    boards = generate_chunk(6, 0, from_the_opening, set()).boards
+    untouched = NetworkEvaluator.from_file(tmp_path / "run0" / "evaluator_weights.npz")
+    np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
+    tuned = NetworkEvaluator.from_file(tmp_path / "run1" / "evaluator_weights.npz")
+    assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)
+
+
+def test_an_anchored_run_stays_nearer_its_start_and_resumes_exactly(tmp_path):
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    start = initial_state(7, SETTINGS).parameters
+    start["output_weights"] = np.random.default_rng(5).normal(size=start["output_weights"].shape)
+    anchored = FitSettings(**{**SETTINGS.__dict__, "anchor": 50.0})
+    free, held = fit(train, validation, SETTINGS, start=start), fit(train, validation, anchored, start=start)
+    distance = {run: sum(float(np.abs(state.parameters[n] - start[n]).sum()) for n in start)
+                for run, state in (("free", free), ("held", held))}
+    assert distance["held"] < distance["free"]
+    fit(train, validation, anchored, checkpoint=tmp_path / "c.npz", stop_after=3, start=start)
+    resumed = fit(train, validation, anchored, checkpoint=tmp_path / "c.npz", start=start)
+    for name, value in held.parameters.items():
+        assert np.array_equal(resumed.parameters[name], value)

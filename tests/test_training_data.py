@@ -191,3 +191,61 @@ def test_truth_set_fills_every_category_interleaved_and_resumes(tmp_path: Path):
     assert selected.meta["categories"][:5] == list(quotas)
     assert sorted(selected.meta["categories"]) == sorted(c for c, n in quotas.items() for _ in range(n))
     assert len(shard_paths(tmp_path / "whole" / "labels")) == 3
+
+
+# ----- distillation labels ----------------------------------------------------------------
+
+
+def test_search_labels_are_the_engines_own_lookahead_values():
+    import bgengine
+    from bgengine.evaluation.evaluator import default_evaluator
+    from bgengine.training.labels import search_label_shard
+
+    positions = generate_chunk(5, 0, TINY_GENERATION, set())
+    labelled = search_label_shard(positions, default_evaluator(), 1, "shipped")
+    assert labelled.labelled and labelled.meta["plan"]["plies"] == 1 and labelled.meta["plan"]["teacher"] == "shipped"
+    for board, label in list(zip(positions.boards, labelled.probabilities))[:5]:
+        expected = bgengine.evaluate(Position.from_array(board), plies=1).probabilities.as_tuple()
+        np.testing.assert_allclose(label, expected, atol=1e-6)
+    assert not np.array_equal(labelled.probabilities,
+                              search_label_shard(positions, default_evaluator(), 0, "shipped").probabilities)
+
+
+def test_distill_chunks_are_the_same_from_one_worker_or_two_and_after_a_kill(tmp_path: Path):
+    from bgengine.training.pipeline import build_distill
+
+    build_distill(tmp_path / "one", 31, range(3), plies=1, generation=TINY_GENERATION)
+    for worker in (1, 0):  # in either order
+        build_distill(tmp_path / "two", 31, range(worker, 3, 2), plies=1, generation=TINY_GENERATION)
+    _same_shards(tmp_path / "one", tmp_path / "two")
+
+    def kill_after_positions_of_chunk_1(message: str) -> None:
+        if message.startswith("distill positions 1"):
+            raise Killed
+
+    with pytest.raises(Killed):
+        build_distill(tmp_path / "resumed", 31, range(3), plies=1, generation=TINY_GENERATION,
+                      log=kill_after_positions_of_chunk_1)
+    build_distill(tmp_path / "resumed", 31, range(3), plies=1, generation=TINY_GENERATION)
+    _same_shards(tmp_path / "one", tmp_path / "resumed")
+
+
+def test_candidate_children_are_new_non_exact_best_moves_of_a_seeded_roll():
+    from bgengine.evaluation.evaluator import rank_moves
+    from bgengine.training.positions import with_candidate_children
+
+    sampled = generate_chunk(4, 0, TINY_GENERATION, set())
+    expanded = with_candidate_children(sampled, 4, 0, 3)
+    assert expanded.meta["sampled"] == len(sampled) and expanded.meta["children"] == 3
+    np.testing.assert_array_equal(expanded.boards[:len(sampled)], sampled.boards)
+    children = expanded.boards[len(sampled):]
+    assert len(children) > len(sampled)
+    keys = [row.tobytes() for row in expanded.boards]
+    assert len(keys) == len(set(keys))
+    assert PositionClass.EXACT not in set(expanded.classes.tolist())
+    rng = np.random.default_rng(np.random.SeedSequence(4, spawn_key=(2, 0)))
+    dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    best = [np.asarray(m.position).tobytes() for m in rank_moves(Position.from_array(sampled.boards[0]), dice)[:3]]
+    assert children[0].tobytes() in best
+    np.testing.assert_array_equal(with_candidate_children(sampled, 4, 0, 3).boards, expanded.boards)
+    assert not np.array_equal(with_candidate_children(sampled, 5, 0, 3).boards, expanded.boards)

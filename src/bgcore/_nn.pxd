@@ -38,6 +38,12 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil
 
+# The calling thread promises (held True) that no network it evaluates changes until it
+# calls this again with False (calls nest): meanwhile evaluate_boards reuses the hidden
+# sums of a board's leading mover-only units for the next board with the same ones, which
+# gives the same floats. Returns False when there was no memory (nothing is reused then).
+cdef bint hold_networks(bint held) noexcept nogil
+
 # y[j] += scale * x[j] for j < n (vectorised; used by training).
 cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogil
 

@@ -15,10 +15,11 @@ forward pass fast.
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport expf
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 
-from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, PHASE_CONTACT
-from bgcore._board cimport check_boards, phase_of
+from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
+from bgcore._board cimport check_boards
+from bgcore._scratch cimport thread_scratch
 
 cnp.import_array()
 
@@ -44,12 +45,17 @@ cdef enum:
     SIGMOID_LAST = 2 * SIGMOID_HALF_RANGE * SIGMOID_STEPS
 
 cdef float SIGMOID_TABLE[SIGMOID_LAST + 2]
+# SIGMOID_PAIRS[2i], [2i + 1] = SIGMOID_TABLE[i], [i + 1]: both ends of a step in one read
+cdef float SIGMOID_PAIRS[2 * (SIGMOID_LAST + 1)]
 
 
 cdef void fill_sigmoid_table() noexcept nogil:
     cdef int i
     for i in range(SIGMOID_LAST + 2):
         SIGMOID_TABLE[i] = 1.0 / (1.0 + expf(-(<float>i / SIGMOID_STEPS - SIGMOID_HALF_RANGE)))
+    for i in range(SIGMOID_LAST + 1):
+        SIGMOID_PAIRS[2 * i] = SIGMOID_TABLE[i]
+        SIGMOID_PAIRS[2 * i + 1] = SIGMOID_TABLE[i + 1]
 
 
 fill_sigmoid_table()
@@ -66,67 +72,139 @@ cdef inline float sigmoid(float x) noexcept nogil:
     return SIGMOID_TABLE[i] + fraction * (SIGMOID_TABLE[i + 1] - SIGMOID_TABLE[i])
 
 
-cdef void side_counts(const checker_t* board, int* mine, int* theirs) noexcept nogil:
-    """Checker counts of both sides, each numbered from its own side (1..24, 25 = bar)."""
-    cdef int p
-    for p in range(1, 25):
-        mine[p] = board[p] if board[p] > 0 else 0
-        theirs[p] = -board[25 - p] if board[25 - p] < 0 else 0
-    mine[25] = board[25]
-    theirs[25] = -board[0]
-    mine[0] = 0
-    theirs[0] = 0
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    #define bg_popcount(x) __builtin_popcount(x)
+    #define bg_highest_bit(x) ((x) ? 31 - __builtin_clz(x) : 0)
+    #define bg_lowest_bit(x) __builtin_ctz(x)
+    #else
+    static int bg_popcount(unsigned int x) { int n = 0; for (; x; x &= x - 1) ++n; return n; }
+    static int bg_highest_bit(unsigned int x) { int b = 0; while (x >>= 1) ++b; return b; }
+    static int bg_lowest_bit(unsigned int x) { int b = 0; while (!(x & 1)) { x >>= 1; ++b; } return b; }
+    #endif
+    /* Slots of a 26-slot board as bit sets (bit i: slot i): > 0, >= 2, < 0, <= -2. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static void bg_board_bits(const signed char* board, unsigned int* bits) {
+        const __m128i low = _mm_loadu_si128((const __m128i*)board);         /* slots 0..15 */
+        const __m128i high = _mm_loadu_si128((const __m128i*)(board + 10)); /* slots 10..25 */
+        const __m128i limits[4] = {_mm_set1_epi8(0), _mm_set1_epi8(1), _mm_set1_epi8(0),
+                                   _mm_set1_epi8(-1)};
+        for (int k = 0; k < 2; ++k) {
+            bits[k] = (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(low, limits[k]))
+                      | (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(high, limits[k])) << 10;
+            bits[k + 2] = (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(low, limits[k + 2]))
+                          | (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(high, limits[k + 2])) << 10;
+        }
+    }
+    #else
+    static void bg_board_bits(const signed char* board, unsigned int* bits) {
+        bits[0] = bits[1] = bits[2] = bits[3] = 0;
+        for (int i = 0; i < 26; ++i) {
+            bits[0] |= (unsigned int)(board[i] > 0) << i;
+            bits[1] |= (unsigned int)(board[i] >= 2) << i;
+            bits[2] |= (unsigned int)(board[i] < 0) << i;
+            bits[3] |= (unsigned int)(board[i] <= -2) << i;
+        }
+    }
+    #endif
+    /* bit i of x moved to bit 25 - i (x below 2^26) */
+    static inline unsigned int bg_mirror26(unsigned int x) {
+        x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+        x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+        x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+        x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+        x = (x >> 16) | (x << 16);
+        return x >> 6;
+    }
+    """
+    int popcount "bg_popcount"(unsigned int x) noexcept nogil
+    int highest_bit "bg_highest_bit"(unsigned int x) noexcept nogil   # 0 when x is 0
+    int lowest_bit "bg_lowest_bit"(unsigned int x) noexcept nogil     # x must not be 0
+    void board_bits "bg_board_bits"(const checker_t* board, unsigned int* bits) noexcept nogil
+    unsigned int mirror26 "bg_mirror26"(unsigned int x) noexcept nogil
 
 
-cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
-                     float* values, int active) noexcept nogil:
-    """Append the non-zero units of one side (own/enemy counts in their own numbering)."""
-    cdef int p, q, n, unit, on_board = 0, pips = 0, direct_blots = 0, anchors = 0
-    cdef int run = 0, prime = 0, rearmost = 0, containment = 0, enemy_board = 0
-    for p in range(1, 25):
-        n = own[p]
-        if n == 0:
-            run = 0
-            continue
-        on_board += n
-        pips += p * n
-        rearmost = p
+cdef enum:
+    POINT_BITS = 0x1FFFFFE          # bits 1..24
+
+
+# One side's checkers numbered from its own side (1..24 points, 25 its bar), read from the
+# board in place, with the points as bit sets, so that the features below are a few bit
+# operations.
+ctypedef struct Side:
+    const checker_t* board
+    bint mirrored                   # the opponent: own point p is board slot 25 - p, negated
+    unsigned int occupied           # bit p: a checker on own point p (p = 1..25)
+    unsigned int made               # bit p: two or more (p = 1..24)
+    unsigned int occupied_seen      # occupied in the other side's numbering (bit 25 - p)
+    unsigned int made_seen          # made in the other side's numbering (bit 25 - p)
+
+
+cdef inline int count_on(const Side* side, int p) noexcept nogil:
+    """Checkers of ``side`` on its own point p (25: its bar)."""
+    return -side.board[25 - p] if side.mirrored else side.board[p]
+
+
+cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexcept nogil:
+    """Both sides of a board, each in its own numbering."""
+    cdef unsigned int bits[4]       # slots > 0, >= 2, < 0, <= -2
+    board_bits(board, bits)
+    mover.board = opponent.board = board
+    mover.mirrored = False
+    opponent.mirrored = True
+    mover.occupied = bits[0]
+    mover.made = bits[1] & POINT_BITS
+    mover.occupied_seen = mirror26(mover.occupied)
+    mover.made_seen = mirror26(mover.made)
+    opponent.occupied_seen = bits[2]
+    opponent.made_seen = bits[3] & POINT_BITS
+    opponent.occupied = mirror26(opponent.occupied_seen)
+    opponent.made = mirror26(opponent.made_seen)
+
+
+cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
+                     float* values, int active, int* own_only) noexcept nogil:
+    """Append the non-zero units of one side: the occupied points in order (all four units
+    of a point written, those that are on counted: the buffers have room), then the rest.
+    ``own_only``: where the units that depend on this side's checkers alone end (points,
+    bar, off, pips: the features after them look at the enemy too)."""
+    cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
+    cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
+    cdef int rearmost = highest_bit(own.occupied)
+    cdef unsigned int points = own.occupied & POINT_BITS, run, reach
+    while points:
+        p = lowest_bit(points)
+        points &= points - 1
+        n = count_on(own, p)
         unit = base + (p - 1) * 4
         indices[active] = unit
         values[active] = 1.0
-        active += 1
-        if n >= 2:
-            indices[active] = unit + 1
-            values[active] = 1.0
-            active += 1
-            run += 1
-            if run > prime:
-                prime = run
-            if p >= 19:
-                anchors += 1
-        else:
-            run = 0
-            # a blot at own point p is hit directly from enemy points 26-p .. 31-p (25 = bar)
-            for q in range(26 - p, 32 - p):
-                if 1 <= q <= 25 and enemy[q] > 0:
-                    direct_blots += 1
-                    break
-        if n >= 3:
-            indices[active] = unit + 2
-            values[active] = 1.0
-            active += 1
-        if n > 3:
-            indices[active] = unit + 3
-            values[active] = (n - 3) * 0.5
-            active += 1
-    if own[25] > 0:
-        on_board += own[25]
-        pips += 25 * own[25]
-        rearmost = 25
+        indices[active + 1] = unit + 1
+        values[active + 1] = 1.0
+        indices[active + 2] = unit + 2
+        values[active + 2] = 1.0
+        indices[active + 3] = unit + 3
+        values[active + 3] = (n - 3) * 0.5
+        active += 1 if n == 1 else (2 if n == 2 else (3 if n == 3 else 4))
+        on_board += n
+        pips += p * n
+    # a blot at own point p is hit directly from own points p-6 .. p-1 (0: the enemy's bar)
+    reach = enemy.occupied_seen
+    reach = (reach << 1) | (reach << 2) | (reach << 3) | (reach << 4) | (reach << 5) | (reach << 6)
+    direct_blots = popcount(own.occupied & ~own.made & POINT_BITS & reach)
+    run = own.made                  # the longest run of made points: steps until it empties
+    while run:
+        run &= run << 1
+        prime += 1
+    if bar > 0:
+        on_board += bar
+        pips += 25 * bar
         indices[active] = base + UNIT_BAR
         values[active] = 1.0
         indices[active + 1] = base + UNIT_BAR_COUNT
-        values[active + 1] = own[25] * 0.25
+        values[active + 1] = bar * 0.25
         active += 2
     if on_board < NUM_CHECKERS:
         indices[active] = base + UNIT_OFF
@@ -136,17 +214,17 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
         indices[active] = base + UNIT_PIPS
         values[active] = pips * (1.0 / 150.0)
         active += 1
+    own_only[0] = active
     if direct_blots > 0:
         indices[active] = base + UNIT_DIRECT_BLOTS
         values[active] = direct_blots * 0.25
         active += 1
-        for q in range(1, 7):
-            if enemy[q] >= 2:
-                enemy_board += 1
+        enemy_board = popcount(enemy.made & 0x7E)          # enemy points 1..6
         if enemy_board > 0:
             indices[active] = base + UNIT_DANGER
             values[active] = direct_blots * enemy_board * (1.0 / 12.0)
             active += 1
+    anchors = popcount(own.made & (<unsigned int>0x3F << 19))   # own points 19..24
     if anchors > 0:
         indices[active] = base + UNIT_ANCHORS
         values[active] = anchors * 0.5
@@ -156,9 +234,8 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
         values[active] = prime * (1.0 / 6.0)
         active += 1
     # enemy points (own point p is the enemy's 25-p) in the 6 points before the rearmost checker
-    for p in range(rearmost - 6 if rearmost > 6 else 1, rearmost):
-        if enemy[25 - p] >= 2:
-            containment += 1
+    containment = 0 if rearmost == 0 else popcount(
+        enemy.made_seen & ((<unsigned int>1 << rearmost) - (<unsigned int>1 << (rearmost - 6 if rearmost > 6 else 1))))
     if containment > 0:
         indices[active] = base + UNIT_CONTAINMENT
         values[active] = containment * (1.0 / 6.0)
@@ -167,12 +244,21 @@ cdef int encode_side(const int* own, const int* enemy, int base, int* indices,
 
 
 cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil:
-    cdef int mover[26]
-    cdef int opponent[26]
-    side_counts(board, mover, opponent)
-    cdef int active = encode_side(mover, opponent, 0, indices, values, 0)
-    active = encode_side(opponent, mover, INPUTS_PER_SIDE, indices, values, active)
-    if phase_of(board) == PHASE_CONTACT:
+    cdef int mover_only
+    return encode_split(board, indices, values, &mover_only)
+
+
+cdef int encode_split(const checker_t* board, int* indices, float* values,
+                      int* mover_only) noexcept nogil:
+    """encode_sparse, also saying how many leading units depend on the mover's checkers
+    alone (the same for every child of one roll that hits nothing)."""
+    cdef Side mover, opponent
+    cdef int opponent_only
+    split_sides(board, &mover, &opponent)
+    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0, mover_only)
+    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active, &opponent_only)
+    # contact (phase_of): the two rearmost checkers have not passed each other
+    if highest_bit(mover.occupied) + highest_bit(opponent.occupied) > NUM_SLOTS - 1:
         indices[active] = UNIT_CONTACT
         values[active] = 1.0
         active += 1
@@ -194,16 +280,17 @@ cdef extern from *:
     typedef float bg_v8 __attribute__((vector_size(32)));
     #define bg_load8(p) __extension__({ bg_v8 bg_v_; memcpy(&bg_v_, (p), sizeof bg_v_); bg_v_; })
     #define bg_store8(p, v) do { bg_v8 bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
-    /* hidden[j] += sum_i values[i] * weights[indices[i]][j], 64 hidden units at a time in
-       registers, then 8 at a time, then one by one */
-    BG_HOT static void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                                   const float* values, int active, int h) {
+    /* hidden[j] = first[j] + sum_i values[i] * weights[indices[i]][j] (first may be hidden),
+       the terms added one after the other: 64 hidden units at a time in registers, then 8
+       at a time, then one by one */
+    BG_HOT static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                                   const int* indices, const float* values, int active, int h) {
         int start = 0;
         for (; start + 64 <= h; start += 64) {
-            bg_v8 a0 = bg_load8(hidden + start), a1 = bg_load8(hidden + start + 8);
-            bg_v8 a2 = bg_load8(hidden + start + 16), a3 = bg_load8(hidden + start + 24);
-            bg_v8 a4 = bg_load8(hidden + start + 32), a5 = bg_load8(hidden + start + 40);
-            bg_v8 a6 = bg_load8(hidden + start + 48), a7 = bg_load8(hidden + start + 56);
+            bg_v8 a0 = bg_load8(first + start), a1 = bg_load8(first + start + 8);
+            bg_v8 a2 = bg_load8(first + start + 16), a3 = bg_load8(first + start + 24);
+            bg_v8 a4 = bg_load8(first + start + 32), a5 = bg_load8(first + start + 40);
+            bg_v8 a6 = bg_load8(first + start + 48), a7 = bg_load8(first + start + 56);
             for (int i = 0; i < active; ++i) {
                 const float* row = weights + (long)indices[i] * h + start;
                 const bg_v8 v = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i];
@@ -218,15 +305,17 @@ cdef extern from *:
             bg_store8(hidden + start + 48, a6); bg_store8(hidden + start + 56, a7);
         }
         for (; start + 8 <= h; start += 8) {
-            bg_v8 a = bg_load8(hidden + start);
+            bg_v8 a = bg_load8(first + start);
             for (int i = 0; i < active; ++i)
                 a += ((bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i])
                      * bg_load8(weights + (long)indices[i] * h + start);
             bg_store8(hidden + start, a);
         }
-        for (; start < h; ++start)
+        for (; start < h; ++start) {
+            hidden[start] = first[start];
             for (int i = 0; i < active; ++i)
                 hidden[start] += values[i] * weights[(long)indices[i] * h + start];
+        }
     }
     BG_HOT static void bg_axpy(float* y, const float* x, float a, int n) {
         const bg_v8 va = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + a;
@@ -244,8 +333,9 @@ cdef extern from *:
         return total;
     }
     #else  /* compilers without GCC vector extensions: the same sums, plain loops */
-    static void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                            const float* values, int active, int h) {
+    static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                            const int* indices, const float* values, int active, int h) {
+        if (hidden != first) memcpy(hidden, first, (size_t)h * sizeof(float));
         for (int i = 0; i < active; ++i)
             for (int j = 0; j < h; ++j) hidden[j] += values[i] * weights[(long)indices[i] * h + j];
     }
@@ -263,31 +353,72 @@ cdef extern from *:
         return total;
     }
     #endif
-    #if defined(__GNUC__)
-    #define BG_RESTRICT __restrict__
+    /* x[j] = sigmoid(x[j]) by the table (see sigmoid below), reading each step's two ends
+       as one pair (pairs[2i], pairs[2i + 1] = table[i], table[i + 1]): the same float
+       operations as the scalar function. The clamped ends give the table's end values
+       exactly (the fraction is 0 there). With AVX2 eight units at a time, the pairs
+       gathered four at a time; else one by one. */
+    #define BG_SIGMOID_ONE(x, pairs, half_range, steps, last) do {                 \
+            float bg_p_ = ((x) + (half_range)) * (steps);                          \
+            bg_p_ = bg_p_ > 0.0f ? bg_p_ : 0.0f;                                   \
+            bg_p_ = bg_p_ < (last) ? bg_p_ : (last);                               \
+            int bg_i_ = (int)bg_p_;                                                \
+            float bg_f_ = bg_p_ - (float)bg_i_;                                    \
+            float bg_lo_ = (pairs)[2 * bg_i_], bg_hi_ = (pairs)[2 * bg_i_ + 1];    \
+            (x) = bg_lo_ + bg_f_ * (bg_hi_ - bg_lo_);                              \
+        } while (0)
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #include <immintrin.h>
+    #if defined(__clang__)
+    #define BG_AVX2 __attribute__((target("avx2")))
     #else
-    #define BG_RESTRICT
+    #define BG_AVX2 __attribute__((target("avx2"), optimize("fp-contract=off")))
     #endif
-    /* x[j] = sigmoid(x[j]) by the table (see sigmoid below): the same float operations
-       without branches, so that the compiler vectorises it (eight units at a time on AVX2).
-       The clamped ends give the table's end values exactly (the fraction is 0 there). */
-    BG_HOT static void bg_sigmoid_table(float* BG_RESTRICT x, int n,
-                                        const float* BG_RESTRICT table, float half_range,
-                                        float steps, float last) {
-        for (int j = 0; j < n; ++j) {
-            float position = (x[j] + half_range) * steps;
-            position = position > 0.0f ? position : 0.0f;
-            position = position < last ? position : last;
-            int i = (int)position;
-            float fraction = position - (float)i;
-            x[j] = table[i] + fraction * (table[i + 1] - table[i]);
+    BG_AVX2 static void bg_sigmoid_pairs_avx2(float* x, int n, const float* pairs,
+                                              float half_range, float steps, float last) {
+        const __m256 vh = _mm256_set1_ps(half_range), vs = _mm256_set1_ps(steps);
+        const __m256 vl = _mm256_set1_ps(last), zero = _mm256_setzero_ps();
+        int j = 0;
+        for (; j + 8 <= n; j += 8) {
+            __m256 p = _mm256_mul_ps(_mm256_add_ps(_mm256_loadu_ps(x + j), vh), vs);
+            p = _mm256_min_ps(_mm256_max_ps(p, zero), vl);   /* NaN -> 0, as above */
+            __m256i i = _mm256_cvttps_epi32(p);
+            __m256 f = _mm256_sub_ps(p, _mm256_cvtepi32_ps(i));
+            /* a: lo0 hi0 lo1 hi1 | lo2 hi2 lo3 hi3, b: the same for units 4..7 */
+            __m256 a = _mm256_castpd_ps(_mm256_i32gather_pd((const double*)pairs,
+                                                            _mm256_castsi256_si128(i), 8));
+            __m256 b = _mm256_castpd_ps(_mm256_i32gather_pd((const double*)pairs,
+                                                            _mm256_extracti128_si256(i, 1), 8));
+            /* lo0 lo1 lo4 lo5 | lo2 lo3 lo6 lo7, then the 64-bit halves in order */
+            __m256 lo = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+            __m256 hi = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+            lo = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(lo), _MM_SHUFFLE(3, 1, 2, 0)));
+            hi = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(hi), _MM_SHUFFLE(3, 1, 2, 0)));
+            _mm256_storeu_ps(x + j, _mm256_add_ps(lo, _mm256_mul_ps(f, _mm256_sub_ps(hi, lo))));
         }
+        for (; j < n; ++j) BG_SIGMOID_ONE(x[j], pairs, half_range, steps, last);
+    }
+    #define BG_HAS_AVX2() __builtin_cpu_supports("avx2")
+    #else
+    #define BG_HAS_AVX2() 0
+    #define bg_sigmoid_pairs_avx2(x, n, pairs, half_range, steps, last) ((void)0)
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__)
+    __attribute__((optimize("fp-contract=off")))
+    #endif
+    static void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range,
+                                 float steps, float last) {
+        if (BG_HAS_AVX2()) {
+            bg_sigmoid_pairs_avx2(x, n, pairs, half_range, steps, last);
+            return;
+        }
+        for (int j = 0; j < n; ++j) BG_SIGMOID_ONE(x[j], pairs, half_range, steps, last);
     }
     """
-    void bg_add_rows(float* hidden, const float* weights, const int* indices,
-                     const float* values, int active, int h) noexcept nogil
+    void bg_add_rows(float* hidden, const float* first, const float* weights,
+                     const int* indices, const float* values, int active, int h) noexcept nogil
     float bg_dot(const float* a, const float* b, int h) noexcept nogil
-    void bg_sigmoid_table(float* x, int n, const float* table, float half_range, float steps,
+    void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range, float steps,
                           float last) noexcept nogil
     void bg_axpy(float* y, const float* x, float a, int n) noexcept nogil
 
@@ -298,11 +429,15 @@ cdef void add_scaled(float* y, const float* x, float scale, int n) noexcept nogi
 
 cdef void forward_raw(const Network* net, const int* indices, const float* values,
                       int active, float* hidden, float* raw5) noexcept nogil:
-    cdef int j, k, h = net.num_hidden
-    for j in range(h):
-        hidden[j] = net.hidden_bias[j]
-    bg_add_rows(hidden, net.hidden_weights, indices, values, active, h)
-    bg_sigmoid_table(hidden, h, SIGMOID_TABLE, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
+    bg_add_rows(hidden, net.hidden_bias, net.hidden_weights, indices, values, active,
+                net.num_hidden)
+    forward_from_sums(net, hidden, raw5)
+
+
+cdef inline void forward_from_sums(const Network* net, float* hidden, float* raw5) noexcept nogil:
+    """The rest of the forward pass once ``hidden`` holds the hidden layer's sums."""
+    cdef int k, h = net.num_hidden
+    bg_sigmoid_pairs(hidden, h, SIGMOID_PAIRS, SIGMOID_HALF_RANGE, SIGMOID_STEPS, SIGMOID_LAST)
     for k in range(NUM_OUTPUTS):
         raw5[k] = sigmoid(net.output_bias[k] + bg_dot(net.output_weights + k * h, hidden, h))
 
@@ -322,18 +457,76 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil:
                                  else out5[OUT_LOSE_GAMMON])
 
 
+# Within one search the same mover side comes back board after board (the children of a
+# roll differ only in the checkers that moved), and the hidden sums are added in the order
+# the units are encoded, the mover's own units first. So a thread that holds its networks
+# fixed keeps the sums after the last board's mover-only units and starts the next board
+# there when its mover-only units are the same: the same additions in the same order, so
+# the same floats, with about half of them skipped.
+cdef enum:
+    MAX_OWN_UNITS = INPUTS_PER_SIDE  # an upper bound of one side's mover-only units
+
+
+ctypedef struct SharedSums:             # one per thread (bgcore._scratch), zeroed at first
+    int holds                           # hold_networks depth: 0 means nothing is kept
+    const Network* net                  # the network the sums are of
+    int length                          # leading units they cover (0: none kept)
+    int indices[MAX_OWN_UNITS]
+    float values[MAX_OWN_UNITS]
+    float sums[MAX_HIDDEN]              # bias + those units' rows, added in order
+
+
+cdef bint hold_networks(bint held) noexcept nogil:
+    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
+    if shared == NULL:
+        return False
+    shared.holds += 1 if held else -1
+    if shared.holds <= 0:
+        shared.holds = 0
+        shared.length = 0
+    return True
+
+
+cdef void forward_shared(const Network* net, SharedSums* shared, const int* indices,
+                         const float* values, int active, int own_only, float* hidden,
+                         float* raw5) noexcept nogil:
+    """forward_raw, starting from the kept sums when they cover the same leading units."""
+    cdef int h = net.num_hidden
+    if (shared.length == own_only and shared.net == net
+            and memcmp(shared.indices, indices, own_only * sizeof(int)) == 0
+            and memcmp(shared.values, values, own_only * sizeof(float)) == 0):
+        bg_add_rows(hidden, shared.sums, net.hidden_weights, indices + own_only,
+                    values + own_only, active - own_only, h)
+    else:
+        bg_add_rows(shared.sums, net.hidden_bias, net.hidden_weights, indices, values,
+                    own_only, h)
+        shared.net = net
+        shared.length = own_only
+        memcpy(shared.indices, indices, own_only * sizeof(int))
+        memcpy(shared.values, values, own_only * sizeof(float))
+        bg_add_rows(hidden, shared.sums, net.hidden_weights, indices + own_only,
+                    values + own_only, active - own_only, h)
+    forward_from_sums(net, hidden, raw5)
+
+
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil:
-    cdef int b, active
+    cdef int b, active, own_only
     cdef int indices[MAX_ACTIVE_INPUTS]
     cdef float values[MAX_ACTIVE_INPUTS]
     cdef float hidden[MAX_HIDDEN]
     cdef float raw[NUM_OUTPUTS]
+    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
+    if shared != NULL and shared.holds == 0:
+        shared = NULL
     for b in range(n):
         if finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
             continue
-        active = encode_sparse(boards + b * NUM_SLOTS, indices, values)
-        forward_raw(net, indices, values, active, hidden, raw)
+        active = encode_split(boards + b * NUM_SLOTS, indices, values, &own_only)
+        if shared != NULL:
+            forward_shared(net, shared, indices, values, active, own_only, hidden, raw)
+        else:
+            forward_raw(net, indices, values, active, hidden, raw)
         make_consistent(raw, out5 + b * NUM_OUTPUTS)
 
 

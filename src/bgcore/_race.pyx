@@ -13,9 +13,11 @@ import threading
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport NAN
+from libc.string cimport memcmp, memcpy
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS, Phase, PHASE_CONTACT, PHASE_OVER
 from bgcore._board cimport phase_of, checked_board, check_boards
+from bgcore._scratch cimport thread_scratch
 from bgcore._dice cimport NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT
 from bgcore._bearoff_index cimport HOME_POINTS, MAX_TABLE_POINTS, one_sided_rank
 from bgcore._bearoff_tables cimport (OneSidedTable, SideCounts, read_sides, fill_one_sided,
@@ -95,17 +97,27 @@ cdef struct Distribution:
     int length
 
 
+cdef extern from *:
+    """
+    /* y[j] += a * x[j]: y and x never overlap, so that the compiler vectorises it (each
+       y[j] still gets the same single product added, so the sums are unchanged) */
+    static void bg_add_multiple(double* __restrict y, const double* __restrict x, double a, int n) {
+        for (int j = 0; j < n; ++j) y[j] += a * x[j];
+    }
+    """
+    void add_multiple "bg_add_multiple"(double* y, const double* x, double a, int n) noexcept nogil
+
+
 cdef void convolve(const double* a, int a_length, const double* b, int b_length,
                    Distribution* out) noexcept nogil:
     """out = distribution of the sum of two independent roll counts."""
-    cdef int i, j
+    cdef int i
     out.length = min(RACE_WIDTH, a_length + b_length - 1)
     for i in range(out.length):
         out.p[i] = 0.0
     for i in range(a_length):
         if a[i] != 0.0:
-            for j in range(min(b_length, RACE_WIDTH - i)):
-                out.p[i + j] += a[i] * b[j]
+            add_multiple(out.p + i, b, a[i], min(b_length, RACE_WIDTH - i))
 
 
 cdef void credit_overshoot(Distribution* distribution, int pips, int dice) noexcept nogil:
@@ -135,9 +147,57 @@ cdef inline int dice_wanted(int distance) noexcept nogil:
     return (distance + DIE_REACH - 1) // DIE_REACH
 
 
+# The children of one roll share the side that did not move, so its distributions come
+# back board after board: each thread keeps the last two sides it computed (the tables
+# never change once made, so a kept result is always right).
+ctypedef struct KeptSide:
+    const RaceTableSet* tables          # NULL: empty
+    SideCounts side
+    Distribution rolls, first, escape
+
+
+ctypedef struct KeptSides:              # one per thread (bgcore._scratch), zeroed at first
+    KeptSide kept[2]
+    int newer                           # the index of the one used last
+
+
+cdef inline void copy_distribution(const Distribution* source, Distribution* target) noexcept nogil:
+    target.length = source.length
+    memcpy(target.p, source.p, source.length * sizeof(double))
+
+
 cdef int side_distributions(const RaceTableSet* tables, const SideCounts* side,
                             Distribution* rolls, Distribution* first,
                             Distribution* escape) noexcept nogil:
+    """compute_side_distributions, or this thread's copy when it computed them last time."""
+    cdef KeptSides* memo = <KeptSides*>thread_scratch(sizeof(KeptSides))
+    cdef KeptSide* entry
+    cdef int k
+    if memo == NULL:
+        return compute_side_distributions(tables, side, rolls, first, escape)
+    for k in range(2):
+        entry = &memo.kept[k]
+        if entry.tables == tables and memcmp(&entry.side, side, sizeof(SideCounts)) == 0:
+            copy_distribution(&entry.rolls, rolls)
+            copy_distribution(&entry.first, first)
+            copy_distribution(&entry.escape, escape)
+            memo.newer = k
+            return 0
+    if compute_side_distributions(tables, side, rolls, first, escape) < 0:
+        return -1
+    memo.newer = 1 - memo.newer
+    entry = &memo.kept[memo.newer]
+    entry.tables = tables
+    entry.side = side[0]
+    copy_distribution(rolls, &entry.rolls)
+    copy_distribution(first, &entry.first)
+    copy_distribution(escape, &entry.escape)
+    return 0
+
+
+cdef int compute_side_distributions(const RaceTableSet* tables, const SideCounts* side,
+                                    Distribution* rolls, Distribution* first,
+                                    Distribution* escape) noexcept nogil:
     """Roll-count distributions of one side in a race: to finish, to the first checker off
     (only with 15 on the board, else 0 rolls) and to leave the other side's home board.
 

@@ -26,6 +26,8 @@ from bgcore._dice cimport (NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT, ordered_
                            random_roll_index, bitgen_of)
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from bgcore._nply cimport MoveFilter, best_reply, nply_probabilities
+from bgcore._nn cimport hold_networks
+from bgcore._engine cimport EngineCEvaluator
 from bgcore._cube_money cimport (MoneyCube, money_decide, money_best_value, money_finished_value,
                                  MONEY_DOUBLE_TAKE, MONEY_DOUBLE_PASS, MONEY_DOUBLE_BEAVER)
 from bgcore._cube_match cimport (MatchCube, match_cube_from, match_decide, match_position_value,
@@ -428,8 +430,13 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     cdef double result[NUM_STATS]
     cdef long long plies = 0
     cdef int j
+    # the engine's networks do not change during a rollout: the network may keep the
+    # hidden sums of the sides that come back (bgcore._nn.hold_networks)
+    cdef bint hold = isinstance(evaluator, EngineCEvaluator)
     try:
         with nogil:
+            if hold:
+                hold_networks(True)
             for t in range(n):
                 cube = start_cube
                 plies += run_trial(&k, root, first_die1, first_die2, forced_first[t],
@@ -438,6 +445,8 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
                     s[0, j] += result[j]
                     s[1, j] += result[j] * result[j]
     finally:
+        if hold:
+            hold_networks(False)
         free(k.children)
         free(k.children5)
     return stats, plies

@@ -27,6 +27,7 @@ from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._outcomes cimport NUM_OUTPUTS
 from bgcore._evaluator cimport BoardEvaluator, EVALUATION_OK
 from bgcore._engine cimport EngineCEvaluator
+from bgcore._nn cimport hold_networks
 from bgcore._nply cimport MoveFilter, keep_lowest, nply_probabilities
 from bgcore._movegen cimport MAX_CHILDREN
 from bgcore._scratch cimport thread_scratch
@@ -404,7 +405,9 @@ def probabilities(EngineCEvaluator evaluator, bytes board, int plies, int keep=1
                 status = RANK_NO_MEMORY
             else:
                 start_search(&s.cache, &c, &cached)
+                hold_networks(True)
                 status = nply_probabilities(&cached, b, plies, &move_filter, out)
+                hold_networks(False)
     if status != 0:
         raise_failure(evaluator, RANK_NO_MEMORY if status == RANK_NO_MEMORY else RANK_FAILED)
     if not clamped(out, values):
@@ -439,8 +442,12 @@ def rank_children(EngineCEvaluator evaluator, bytes children, int plies, int kee
     cdef BoardEvaluator c = evaluator.c
     cdef int status, searched = 0
     with nogil:
+        if plies > 0:
+            hold_networks(True)
         status = rank(&c, boards, n, plies, &move_filter, &root_filter, ranking.values,
                       ranking.indices, &searched)
+        if plies > 0:
+            hold_networks(False)
     if status == RANK_NOT_A_NUMBER:
         return None
     if status != RANK_OK:

@@ -19,6 +19,7 @@ import numpy as np
 from bgcore import _nn
 
 from bgengine.evaluation.contact_features import ENCODING, ENCODING_VERSION, NUM_FEATURES, contact_features
+from bgengine.evaluation.network_weights import dense_inputs
 from bgengine.evaluation.correction_network import OFFSET_FLOOR, corrected, load_network, logit, save_network, sigmoid
 
 
@@ -40,7 +41,7 @@ def contact_inputs(boards: np.ndarray, base: _nn.NeuralNet) -> tuple[np.ndarray,
     activations; the logits of the base network's raw outputs."""
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
     weights = base.arrays()
-    encoded = np.array([_nn.encode(board[None, :]) for board in boards], dtype=np.float64).reshape(len(boards), -1)
+    encoded = dense_inputs(boards).astype(np.float64)
     hidden = sigmoid(encoded @ weights["hidden_weights"].astype(np.float64) + weights["hidden_bias"])
     inputs = np.concatenate([contact_features(boards).astype(np.float64), hidden], axis=1)
     return inputs, logit(base.raw_outputs(boards))

@@ -55,8 +55,8 @@ def consistent(probabilities: np.ndarray) -> np.ndarray:
     return p
 
 
-def corrected(parameters: Parameters, inputs: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """(n, 5) consistent probabilities: the network's correction of the base logits."""
+def corrected(parameters: Parameters, inputs: np.ndarray, offsets: np.ndarray | None) -> np.ndarray:
+    """(n, 5) consistent probabilities: the network's correction of the base logits (none: a plain network)."""
     return consistent(sigmoid(forward(parameters, np.asarray(inputs, np.float64), offsets)[1]))
 
 

@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|fit``."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_races, build_training, build_truth
+from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
-from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, KINDS, fit_network
-from bgengine.training.supervised import FitSettings
+from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, fit_network
+from bgengine.training.supervised import LOSSES, FitSettings
 
 
 def log(message: str) -> None:
@@ -39,24 +39,48 @@ def main(argv: list[str] | None = None) -> int:
     races.add_argument("--chunks", type=int, required=True)
     races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     races.add_argument("--workers", type=int, default=1)
+    distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")
+    distill.add_argument("--out", type=Path, required=True)
+    distill.add_argument("--seed", type=int, required=True)
+    distill.add_argument("--chunks", type=int, required=True)
+    distill.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
+    distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    distill.add_argument("--children", type=int, default=0,
+                         help="add the positions after the K best 0-ply moves of a seeded roll of each position")
+    distill.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
+                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
+    distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
+    distill.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
     fit.add_argument("--seed", type=int, required=True)
     fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
-                     + ", ".join(str(d) for d in DEFAULT_DATA) + ")")
+                     + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
+                     + ", ".join(str(d) for d in DISTILL_DATA) + ")")
+    fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()
-    for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience"):
+    fit.add_argument("--loss", choices=sorted(LOSSES), default=FitSettings.loss)
+    for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience", "anchor"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
     args = parser.parse_args(argv)
     log(f"start: {' '.join(sys.argv)}")
     if args.job == "fit":
-        settings = FitSettings(seed=args.seed, hidden=args.hidden, learning_rate=args.learning_rate,
-                               batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience)
-        fit_network(KINDS[args.kind], args.out, settings, args.data or DEFAULT_DATA, args.truth, log, args.split_every)
+        settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
+                               batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
+                               anchor=args.anchor)
+        kind = KINDS[args.kind]
+        fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
+        log("done")
+        return 0
+    if args.job == "distill":
+        generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
+        build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
+                      generation, args.children, args.contact_only, log=log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

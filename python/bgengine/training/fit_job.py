@@ -8,9 +8,13 @@ splits by shard (``corpus.shard_role``), trains with ``supervised.fit`` (checkpo
 ``DIR/<kind>_weights.npz`` with ``DIR/<kind>_weights.md``, which also compares the network
 and the estimate it corrects on the held-out test shards.
 
-Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_features``)
-and ``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
-``contact_features`` and that network's hidden activations).
+Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_features``),
+``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
+``contact_features`` and that network's hidden activations) and ``evaluator`` (the engine's
+own network itself, on contact and crashed positions, the ones the engine values with it
+(races go to the race tables), its 211 inputs, no base estimate: with
+``--init`` it fine-tunes given weights, e.g. towards the engine's n-ply labels of the
+``distill`` job; its weights file is the shipped format).
 """
 
 from __future__ import annotations
@@ -29,17 +33,24 @@ import numpy as np
 
 from bgengine.evaluation.contact_network import contact_encoding, contact_inputs, save_contact_network
 from bgengine.evaluation.correction_network import Parameters, corrected
-from bgengine.evaluation.evaluator import default_evaluator
+from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.evaluation.race_features import race_features
+from bgengine.evaluation.network_weights import ENCODING as NETWORK_ENCODING
+from bgengine.evaluation.network_weights import dense_inputs, network_parameters, save_network_weights
 from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
 
 from bgengine.training.classes import PositionClass
 from bgengine.training.corpus import SPLIT_EVERY, TEST, TRAIN, VALIDATION, Split, gather, truth_boards
 from bgengine.training.errors import mean_absolute_errors
+from bgengine.training.labels import weights_digest
 from bgengine.training.supervised import Examples, FitSettings, fit
 
 DEFAULT_DATA = [Path("/work/data/bgengine/labels"), Path("/work/data/bgengine/race/labels")]
+LOSS_TEXT = {"cross_entropy": "binary cross-entropy of each of the 5 outputs, summed, mean over positions",
+             "equity_squared": "squared cubeless equity error plus the summed squared errors of the 5 outputs,"
+                               " mean over positions"}
+DISTILL_DATA = [Path("/work/data/bgengine/distill/labels")]
 DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
 
 
@@ -49,11 +60,12 @@ class NetworkKind:
 
     name: str
     classes: tuple[int, ...]
-    inputs: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]  # boards -> (inputs, offsets)
+    inputs: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None]]  # boards -> (inputs, offsets)
     save: Callable[[Path, Parameters, dict[str, Any]], None]
     encoding: Callable[[], dict[str, Any]]
     baseline: Callable[[np.ndarray], np.ndarray]  # boards -> the corrected estimate's 5-vectors
     baseline_name: str
+    default_data: tuple[Path, ...] = tuple(DEFAULT_DATA)
 
 
 def _race_inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,6 +86,10 @@ KINDS = {
         lambda path, parameters, record: save_contact_network(path, parameters, record, _base_network()),
         lambda: contact_encoding(_base_network()),
         lambda boards: _base_network().evaluate(boards), "engine_network_0ply"),
+    "evaluator": NetworkKind(
+        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
+        lambda boards: (dense_inputs(boards), None), save_network_weights, lambda: NETWORK_ENCODING,
+        lambda boards: _base_network().evaluate(boards), "shipped_network_0ply", tuple(DISTILL_DATA)),
 }
 
 
@@ -92,6 +108,10 @@ def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> d
     }
 
 
+def _weights_parameters(path: Path) -> Parameters:
+    return network_parameters(NetworkEvaluator.from_file(path).network)
+
+
 def _commit() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -101,15 +121,18 @@ def _commit() -> str:
 
 
 def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path,
-                log: Callable[[str], None], split_every: int = SPLIT_EVERY) -> dict[str, Any]:
-    """Run (or resume) the whole job; the record written beside the weights."""
+                log: Callable[[str], None], split_every: int = SPLIT_EVERY, init: Path | None = None) -> dict[str, Any]:
+    """Run (or resume) the whole job; the record written beside the weights. ``init``: an
+    evaluator weights file the run starts from (kind ``evaluator`` only)."""
+    if init is not None and kind.name != "evaluator":
+        raise ValueError("--init applies to the evaluator network only")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     splits = gather(directories, kind.classes, truth_boards(truth), split_every)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
     started = time.process_time()
     state = fit(examples(kind, splits[TRAIN]), examples(kind, splits[VALIDATION]), settings,
-                checkpoint=out / "checkpoint.npz", log=log)
+                checkpoint=out / "checkpoint.npz", log=log, start=None if init is None else _weights_parameters(init))
     record: dict[str, Any] = {
         "command": " ".join(["python -m bgengine.training", *sys.argv[1:]]),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -117,7 +140,8 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "kind": kind.name,
         "encoding": kind.encoding(),
         "settings": asdict(settings),
-        "loss": "binary cross-entropy of each of the 5 outputs, summed, mean over positions",
+        "initial_weights": None if init is None else {"path": str(init), "sha256_16": weights_digest(init)},
+        "loss": LOSS_TEXT[settings.loss],
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "truth_set_excluded": str(truth),
@@ -140,8 +164,9 @@ def record_markdown(record: dict[str, Any]) -> str:
         "",
         f"Made by `{record['command']}` at commit {record['commit']} on {record['date']}.",
         f"Inputs: `{json.dumps(record['encoding'])}` (`bgengine/evaluation/`); one sigmoid hidden layer of"
-        f" {record['settings']['hidden']} units, 5 sigmoid outputs whose logits correct the estimate"
-        " named below.",
+        f" {record['settings']['hidden']} units, 5 sigmoid outputs "
+        + (f"(the engine's own network, started from {json.dumps(record['initial_weights'])})."
+           if record["kind"] == "evaluator" else "whose logits correct the estimate named below."),
         f"Loss: {record['loss']}. Adam, settings: `{json.dumps(record['settings'])}`.",
         f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
         f" (best validation loss {record['best_validation_loss']:.6f}).",
@@ -153,7 +178,7 @@ def record_markdown(record: dict[str, Any]) -> str:
     for role, data in record["data"].items():
         lines.append(f"| {role} | {data['positions']} | {len(data['shards'])} |")
     if record["held_out"]:
-        lines += ["", "Held-out test shards, mean absolute error against the rollout labels:", "",
+        lines += ["", "Held-out test shards, mean absolute error against their labels:", "",
                   "| estimator | n | equity | win | win gammon | lose gammon |", "| --- | --- | --- | --- | --- | --- |"]
         for name, errors in record["held_out"].items():
             lines.append(f"| {name} | {errors['n']} | {errors['equity']:.4f} | {errors['win']:.4f} |"

@@ -1,6 +1,7 @@
-"""Rollout labels: each position rolled out cubeless by the current engine at 0-ply, with a
-seed derived from the run seed and the position's (shard, index), so any label shard can be
-made again bit for bit.
+"""Labels: each position rolled out cubeless by the current engine at 0-ply, with a seed
+derived from the run seed and the position's (shard, index), so any label shard can be made
+again bit for bit; or (``search_label_shard``) valued by the engine's own n-ply search, the
+teacher that distillation trains the 0-ply network towards.
 
 Race positions are rolled out to the end (bear-off table finish); contact and crashed
 positions with truncated rollouts; the truth set with long full-game rollouts. The
@@ -10,10 +11,14 @@ settings chosen here were measured (training/README.md).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
+import time
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
+from bgengine.evaluation.evaluator import MoveFilter, NetworkEvaluator
 from bgengine.position import Position
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
@@ -77,3 +82,32 @@ def label_shard(positions: Shard, run_seed: int, shard: int, plan: LabelPlan,
     meta = {**positions.meta, "kind": "labels", "label_seed": run_seed, "shard": shard, "plan": plan.as_dict()}
     return replace(positions, meta=meta, probabilities=probabilities, standard_errors=errors,
                    equity_standard_errors=equity_errors, seeds=seeds, trials=trials, seconds=seconds)
+
+
+def weights_digest(path: Path) -> str:
+    """The first 16 hex digits of a weights file's SHA-256 (which network taught a label)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def search_label_shard(positions: Shard, teacher: NetworkEvaluator, plies: int, teacher_name: str,
+                       move_filter: MoveFilter | None = None) -> Shard:
+    """Value every position of a shard by ``teacher``'s ``plies``-ply search (cubeless 5-vector).
+
+    The search is deterministic: no seeds, no standard errors (stored as zeros, trials as 0);
+    ``seconds`` is each position's CPU time. ``teacher_name`` (e.g. its weights digest) is
+    recorded in the shard's meta.
+    """
+    move_filter = move_filter or MoveFilter()
+    count = len(positions)
+    probabilities = np.zeros((count, 5))
+    seconds = np.zeros(count, dtype=np.float32)
+    for i in range(count):
+        started = time.process_time()
+        probabilities[i] = teacher.evaluate_plies(positions.boards[i:i + 1], plies, move_filter)[0]
+        seconds[i] = time.process_time() - started
+    meta = {**positions.meta, "kind": "search labels", "shard": positions.meta.get("chunk"),
+            "label_seed": positions.meta.get("seed"),
+            "plan": {"plies": plies, "move_filter": asdict(move_filter), "teacher": teacher_name}}
+    return replace(positions, meta=meta, probabilities=probabilities, standard_errors=np.zeros((count, 5)),
+                   equity_standard_errors=np.zeros(count), seeds=np.zeros(count, dtype=np.uint64),
+                   trials=np.zeros(count, dtype=np.int32), seconds=seconds)

@@ -1,5 +1,6 @@
-"""The resumable jobs: the training database (positions then labels, chunk by chunk) and
-the truth set (a separately seeded, class-balanced set rolled out long).
+"""The resumable jobs: the training database (positions then labels, chunk by chunk), the
+race-only and distillation sets (independent chunks), and the truth set (a separately
+seeded, class-balanced set rolled out long).
 
 Every output is a shard written atomically; a restarted job skips finished shards and
 makes the rest exactly as an uninterrupted run would.
@@ -11,14 +12,17 @@ import concurrent.futures as cf
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
+
 from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
-from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard
-from bgengine.training.positions import GenerationSettings, generate_chunk
+from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
+from bgengine.training.positions import GenerationSettings, generate_chunk, with_candidate_children
 from bgengine.training.scenarios import RACE_SCENARIOS
 
 Log = Callable[[str], None]
@@ -78,13 +82,14 @@ def build_training(root: Path, seed: int, chunks: int, generation: GenerationSet
         label_chunk(root, positions, seed, chunk, plan, executor, log, "labels")
 
 
-def build_races(root: Path, seed: int, chunks: range, generation: GenerationSettings = RACE_GENERATION,
-                plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
-    """Race-only chunks (``root/positions``, ``root/labels``), each from ``RACE_SCENARIOS``.
+def build_independent_chunks(root: Path, chunks: range, make: Callable[[int], Shard],
+                             label: Callable[[Shard, int], Shard], log: Log, what: str) -> None:
+    """Chunks (``root/positions``, ``root/labels``) that depend only on the seed and their index.
 
-    Unlike ``build_training``, chunk ``c`` depends only on the seed and ``c`` (duplicates are
-    dropped within a chunk only; readers deduplicate across shards), so several processes
-    can make disjoint ranges of chunks side by side.
+    Unlike ``build_training``, duplicates are dropped within a chunk only (readers
+    deduplicate across shards), so several processes can make disjoint ranges of chunks
+    side by side. ``make(chunk)`` draws one chunk's positions, ``label(positions, chunk)``
+    labels them.
     """
     for chunk in chunks:
         positions_path = shard_path(Path(root) / "positions", chunk)
@@ -92,10 +97,51 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
             positions = load_shard(positions_path)
         else:
             started = time.perf_counter()
-            positions = generate_chunk(seed, chunk, generation, set(), RACE_SCENARIOS)
+            positions = make(chunk)
             save_shard(positions_path, positions)
-            log(f"race positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
-        label_chunk(root, positions, seed, chunk, plan, executor, log, "race labels")
+            log(f"{what} positions {chunk}: {describe(positions)} in {time.perf_counter() - started:.1f} s")
+        labels_path = shard_path(Path(root) / "labels", chunk)
+        if not labels_path.exists():
+            started = time.perf_counter()
+            labelled = label(positions, chunk)
+            save_shard(labels_path, labelled)
+            log(f"{what} labels {chunk}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
+
+
+def build_races(root: Path, seed: int, chunks: range, generation: GenerationSettings = RACE_GENERATION,
+                plan: LabelPlan = TRAINING_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+    """Race-only chunks, each from ``RACE_SCENARIOS``, rolled out by ``plan``."""
+    build_independent_chunks(root, chunks, lambda chunk: generate_chunk(seed, chunk, generation, set(), RACE_SCENARIOS),
+                             lambda positions, chunk: label_shard(positions, seed, chunk, plan, executor), log, "race")
+
+
+def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
+                  generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
+                  log: Log = _quiet) -> None:
+    """Distillation chunks: the training set's kind of positions (opening and hard-class
+    starts), with the ``children`` best 0-ply moves of a seeded roll of each
+    (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
+    ``contact_only`` (the engine values them with its race tables), each valued by the
+    teacher's ``plies``-ply search (default teacher: the shipped weights)."""
+
+    def make(chunk: int) -> Shard:
+        sampled = generate_chunk(seed, chunk, generation, set())
+        made = with_candidate_children(sampled, seed, chunk, children) if children else sampled
+        return made if not contact_only else only_rows(made, made.classes != PositionClass.RACE)
+
+    if teacher_weights is None:
+        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+            teacher, name = NetworkEvaluator.from_file(path), weights_digest(path)
+    else:
+        teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
+    build_independent_chunks(root, chunks, make,
+                             lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+
+
+def only_rows(shard: Shard, keep: np.ndarray) -> Shard:
+    """The unlabelled shard's rows where ``keep`` is true (``meta["kept_rows"]`` records which)."""
+    rows = np.flatnonzero(keep)
+    return Shard(shard.boards[rows], shard.classes[rows], shard.tags[rows], {**shard.meta, "kept_rows": rows.tolist()})
 
 
 def truth_category(position_class: int, tag: int) -> str:

@@ -23,6 +23,7 @@ from bgengine.training.dataset import Shard
 from bgengine.training.scenarios import SCENARIOS
 
 POSITIONS_SEED_KEY = 0
+CHILDREN_SEED_KEY = 2  # (1 is the labels' key)
 MAX_PLIES = 400
 
 
@@ -102,3 +103,34 @@ def generate_chunk(seed: int, chunk: int, settings: GenerationSettings, seen: se
             "scenarios": names, "sources": sources}
     return Shard(np.array(boards, dtype=np.int8).reshape(-1, 26), np.array(classes, dtype=np.int8),
                  np.array(found_tags, dtype=np.uint8), meta)
+
+
+def with_candidate_children(positions: Shard, seed: int, chunk: int, count: int) -> Shard:
+    """``positions`` followed by the positions after the ``count`` best 0-ply moves of one
+    seeded roll of each (next player's view; new, non-exact, unfinished ones only): the
+    close alternatives a 0-ply move choice must tell apart.
+
+    The roll of position ``i`` comes from ``SeedSequence(seed, spawn_key=(2, chunk))``'s
+    generator, drawn in row order, so the result depends only on the seed, the chunk and
+    ``positions``. ``meta["sampled"]`` counts the rows of ``positions``.
+    """
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CHILDREN_SEED_KEY, chunk)))
+    seen = {board.tobytes() for board in positions.boards}
+    boards, classes, found_tags = [], [], []
+    for board in positions.boards:
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        for ranked in rank_moves(Position.from_array(board), dice)[:count]:
+            child = ranked.position
+            child_board = np.asarray(child)
+            kind = classify(child_board)
+            key = child.to_bytes()
+            if child.is_game_over() or kind is PositionClass.EXACT or key in seen:
+                continue
+            seen.add(key)
+            boards.append(child_board)
+            classes.append(int(kind))
+            found_tags.append(int(tags(child_board, np.asarray(evaluate(child).probabilities))))
+    meta = {**positions.meta, "children": count, "sampled": len(positions)}
+    return Shard(np.concatenate([positions.boards, np.array(boards, dtype=np.int8).reshape(-1, 26)]),
+                 np.concatenate([positions.classes, np.array(classes, dtype=np.int8)]),
+                 np.concatenate([positions.tags, np.array(found_tags, dtype=np.uint8)]), meta)

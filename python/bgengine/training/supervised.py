@@ -37,16 +37,20 @@ class FitSettings:
     """Network size and optimisation: ``seed`` draws the initial weights and every shuffle.
 
     Training stops after ``max_epochs``, or after ``patience`` epochs without a validation
-    loss below the best by more than ``min_improvement``.
+    loss below the best by more than ``min_improvement``. ``anchor`` > 0 pulls a run started
+    from given weights back towards them after each step (``parameters -= learning_rate *
+    anchor * (parameters - start)``): changes the labels do not keep asking for fade.
     """
 
     seed: int = 1
+    loss: str = "cross_entropy"  # or "equity_squared" (see LOSSES)
     hidden: int = 64
     learning_rate: float = 1e-3
     batch_size: int = 128
     max_epochs: int = 400
     patience: int = 30
     min_improvement: float = 1e-6
+    anchor: float = 0.0  # decoupled decay of a fine-tuning run towards its starting weights, per unit step
     beta1: float = 0.9
     beta2: float = 0.999
     epsilon: float = 1e-8
@@ -83,12 +87,40 @@ class FitState:
     best_loss: float = float("inf")
     rng_state: dict[str, Any] = field(default_factory=dict)
     history: list[tuple[float, float]] = field(default_factory=list)
+    start: Parameters | None = None  # the weights a fine-tuning run started from (``FitSettings.anchor``)
 
 
 def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
     """Mean over positions of the summed binary cross-entropy of the 5 outputs (stable form)."""
     per_output = np.logaddexp(0.0, logits) - targets * logits
     return float(per_output.sum(axis=1).mean())
+
+
+#: Cubeless money equity of a cumulative 5-vector: 2 win - 1 + wg + wbg - lg - lbg.
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def equity_squared(logits: np.ndarray, targets: np.ndarray) -> float:
+    """Mean over positions of the squared equity error plus the summed squared errors of
+    the 5 outputs: what a move choice compares (equities), the rates kept in check."""
+    difference = sigmoid(logits) - targets
+    return float(((difference @ EQUITY_WEIGHTS) ** 2 + (difference ** 2).sum(axis=1)).mean())
+
+
+def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str) -> np.ndarray:
+    """(n, 5) derivative of one position's loss with respect to each output logit."""
+    outputs = sigmoid(logits)
+    if loss == "cross_entropy":
+        return outputs - targets
+    difference = outputs - targets
+    return 2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference) * outputs * (1.0 - outputs)
+
+
+#: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
+#: the probability labels and weighs small rates by their own scale; equity_squared fits
+#: what a move choice compares (the TD network's outputs degrade in equity under
+#: cross-entropy fine-tuning, which trades win-rate accuracy for gammon rates).
+LOSSES = {"cross_entropy": cross_entropy, "equity_squared": equity_squared}
 
 
 def initial_state(inputs: int, settings: FitSettings) -> FitState:
@@ -107,10 +139,10 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
 
 
 def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-              offsets: np.ndarray | None = None) -> Parameters:
-    """Gradient of ``cross_entropy`` with respect to each parameter."""
+              offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> Parameters:
+    """Gradient of the loss named ``loss`` (``LOSSES``) with respect to each parameter."""
     hidden, logits = forward(parameters, inputs, offsets)
-    output_error = (sigmoid(logits) - targets) / len(inputs)
+    output_error = logit_gradient(logits, targets, loss) / len(inputs)
     hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
     return {
         "hidden_weights": inputs.T @ hidden_error,
@@ -130,12 +162,14 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
         v = state.second_moment[name] = (settings.beta2 * state.second_moment[name]
                                          + (1 - settings.beta2) * grads[name] ** 2)
         state.parameters[name] -= settings.learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
+        if settings.anchor and state.start is not None:
+            state.parameters[name] -= settings.learning_rate * settings.anchor * (state.parameters[name] - state.start[name])
 
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-            offsets: np.ndarray | None = None) -> float:
-    """``cross_entropy`` of the network on a whole set."""
-    return cross_entropy(forward(parameters, inputs, offsets)[1], targets)
+            offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> float:
+    """The loss named ``loss`` (``LOSSES``) of the network on a whole set."""
+    return LOSSES[loss](forward(parameters, inputs, offsets)[1], targets)
 
 
 def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
@@ -147,8 +181,8 @@ def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
     total = 0.0
     for start in range(0, len(order), settings.batch_size):
         batch = data.subset(order[start:start + settings.batch_size])
-        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets) * len(batch.inputs)
-        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets), settings)
+        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss) * len(batch.inputs)
+        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss), settings)
     return total / len(order)
 
 
@@ -157,11 +191,26 @@ def finished(state: FitState, settings: FitSettings) -> bool:
     return state.epoch >= settings.max_epochs or state.epoch - state.best_epoch >= settings.patience
 
 
+def starting_state(parameters: Parameters, settings: FitSettings) -> FitState:
+    """A fresh run that starts from given weights (fine-tuning a trained network)."""
+    if parameters["hidden_weights"].shape[1] != settings.hidden:
+        raise ValueError(f"the starting weights have {parameters['hidden_weights'].shape[1]} hidden units,"
+                         f" the settings {settings.hidden}")
+    state = initial_state(parameters["hidden_weights"].shape[0], settings)
+    state.parameters = {name: np.array(parameters[name], dtype=np.float64) for name in PARAMETER_NAMES}
+    state.best = {name: value.copy() for name, value in state.parameters.items()}
+    state.start = {name: value.copy() for name, value in state.parameters.items()}
+    return state
+
+
 def fit(train: Examples, validation: Examples, settings: FitSettings,
         checkpoint: Path | None = None, stop_after: int | None = None,
-        log: Callable[[str], None] | None = None) -> FitState:
+        log: Callable[[str], None] | None = None, start: Parameters | None = None) -> FitState:
     """Train until early stopping (or ``stop_after`` epochs of this call), resuming from
-    ``checkpoint`` when it exists and writing it after every epoch."""
+    ``checkpoint`` when it exists and writing it after every epoch. A new run starts from
+    ``start`` when given, else from ``initial_state``."""
+    if settings.loss not in LOSSES:
+        raise ValueError(f"unknown loss {settings.loss!r} (one of {', '.join(LOSSES)})")
     if len(train.inputs) == 0 or len(validation.inputs) == 0:
         raise ValueError("training needs positions to train on and to validate with"
                          f" ({len(train.inputs)}, {len(validation.inputs)})")
@@ -169,12 +218,17 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
         state, saved = load_checkpoint(checkpoint)
         if saved != settings:
             raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
+    elif start is not None:
+        state = starting_state(start, settings)
+        state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets, settings.loss)
+        if log is not None:
+            log(f"start: validation {state.best_loss:.6f}")
     else:
         state = initial_state(train.inputs.shape[1], settings)
     epochs_run = 0
     while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
         train_loss = run_epoch(state, train, settings)
-        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets)
+        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets, settings.loss)
         state.epoch += 1
         epochs_run += 1
         state.history.append((train_loss, val_loss))
@@ -193,8 +247,11 @@ def save_checkpoint(path: Path, state: FitState, settings: FitSettings) -> None:
     """Write the state atomically (temporary file, then rename)."""
     path = Path(path)
     arrays: dict[str, Any] = {}
-    for prefix, group in (("parameters", state.parameters), ("first_moment", state.first_moment),
-                          ("second_moment", state.second_moment), ("best", state.best)):
+    groups = [("parameters", state.parameters), ("first_moment", state.first_moment),
+              ("second_moment", state.second_moment), ("best", state.best)]
+    if state.start is not None:
+        groups.append(("start", state.start))
+    for prefix, group in groups:
         for name, value in group.items():
             arrays[f"{prefix}.{name}"] = value
     scalars = {"format": CHECKPOINT_FORMAT, "settings": asdict(settings), "step": state.step,
@@ -214,9 +271,10 @@ def load_checkpoint(path: Path) -> tuple[FitState, FitSettings]:
         if scalars.get("format") != CHECKPOINT_FORMAT:
             raise ValueError(f"{path}: not a {CHECKPOINT_FORMAT} file")
         groups = {prefix: {name: data[f"{prefix}.{name}"] for name in PARAMETER_NAMES}
-                  for prefix in ("parameters", "first_moment", "second_moment", "best")}
+                  for prefix in ("parameters", "first_moment", "second_moment", "best", "start")
+                  if f"{prefix}.hidden_bias" in data}
     state = FitState(groups["parameters"], groups["first_moment"], groups["second_moment"], groups["best"],
                      step=scalars["step"], epoch=scalars["epoch"], best_epoch=scalars["best_epoch"],
                      best_loss=scalars["best_loss"], rng_state=scalars["rng_state"],
-                     history=[(float(a), float(b)) for a, b in scalars["history"]])
+                     history=[(float(a), float(b)) for a, b in scalars["history"]], start=groups.get("start"))
     return state, FitSettings(**scalars["settings"])
