@@ -1,7 +1,7 @@
 """How well Janowski's money model matches exact cube decisions in short bear-offs.
 
-The two-sided bear-off table holds exact cubeful money equities; Janowski's model (x = 0.6
-for one-sided bear-offs) sees only the cubeless race probabilities of the same positions.
+The two-sided bear-off table holds exact cubeful money equities; Janowski's model (x of the
+bear-off class) sees only the cubeless race probabilities of the same positions.
 The benchmark reports the agreement of the proper actions and the mean gap of No double,
 over 1000 random positions (seeded), and times the pair of decisions.
 
@@ -44,6 +44,6 @@ def _compare(positions: list[Position]) -> tuple[float, float]:
 def test_janowski_against_exact_bearoff_cube_decisions(benchmark):
     positions = _positions()
     agreement, mean_gap = _compare(positions)
-    print(f"\nJanowski (x = 0.6) vs exact: same action {agreement:.1%}, mean |No double gap| {mean_gap:.4f}")
+    print(f"\nJanowski (x = {BEAROFF_EFFICIENCY}) vs exact: same action {agreement:.1%}, mean |No double gap| {mean_gap:.4f}")
     assert agreement > 0.9 and mean_gap < 0.07
     benchmark.pedantic(_compare, args=(positions[:100],), rounds=3, iterations=1)

@@ -17,6 +17,12 @@ from bgengine import (
     cube_decision,
     parse_xgid,
 )
+from bgengine.cube.efficiency import (
+    BEAROFF_EFFICIENCY,
+    CONTACT_EFFICIENCY,
+    RACE_EFFICIENCY_LONG,
+    RACE_EFFICIENCY_SHORT,
+)
 from bgengine.cube.janowski import cash_point, live_cash_point, live_take_point, take_point
 
 GAMMONLESS = [0.5, 0.0, 0.0, 0.0, 0.0]
@@ -42,10 +48,15 @@ def test_gammonless_take_point_is_20_percent_with_a_fully_live_cube():
 
 def test_gammonless_take_point_is_about_21_4_percent_at_efficiency_0_68():
     assert take_point(1.0, 1.0, 0.68) == pytest.approx(0.5 / 2.34)
-    decision = cube_decision(probabilities=GAMMONLESS)
-    assert decision.cube_efficiency == 0.68
+    decision = cube_decision(probabilities=GAMMONLESS, cube_efficiency=0.68)
     assert decision.take_point == pytest.approx(0.5 / 2.34)
     assert round(decision.take_point, 3) == 0.214
+
+
+def test_without_a_position_the_contact_efficiency_is_used():
+    decision = cube_decision(probabilities=GAMMONLESS)
+    assert decision.cube_efficiency == CONTACT_EFFICIENCY
+    assert decision.take_point == pytest.approx(take_point(1.0, 1.0, CONTACT_EFFICIENCY))
 
 
 def test_live_cash_point_is_80_percent_without_gammons():
@@ -95,15 +106,20 @@ def test_ninety_percent_without_gammons_is_double_pass():
     ],
 )
 def test_proper_action_for_money(chances, action):
-    assert cube_decision(probabilities=chances).action is action
+    # Janowski's textbook efficiency, so the windows stay where the examples put them.
+    assert cube_decision(probabilities=chances, cube_efficiency=0.68).action is action
 
 
 def test_redoubles_are_named_as_redoubles():
     match = MatchState(cube_value=2, cube_owner=0)
-    assert cube_decision(probabilities=gammonless(0.9), match=match).action is CubeAction.REDOUBLE_PASS
-    assert cube_decision(probabilities=gammonless(0.72), match=match).action is CubeAction.REDOUBLE_TAKE
-    assert cube_decision(probabilities=gammonless(0.6), match=match).action is CubeAction.NO_REDOUBLE_TAKE
-    too_good = cube_decision(probabilities=[0.6, 0.6, 0.1, 0.0, 0.0], match=match)
+
+    def action(chances):
+        return cube_decision(probabilities=chances, match=match, cube_efficiency=0.68).action
+
+    assert action(gammonless(0.9)) is CubeAction.REDOUBLE_PASS
+    assert action(gammonless(0.72)) is CubeAction.REDOUBLE_TAKE
+    assert action(gammonless(0.6)) is CubeAction.NO_REDOUBLE_TAKE
+    too_good = cube_decision(probabilities=[0.6, 0.6, 0.1, 0.0, 0.0], match=match, cube_efficiency=0.68)
     assert too_good.action is CubeAction.TOO_GOOD_REDOUBLE_PASS
 
 
@@ -228,10 +244,11 @@ def test_efficiency_follows_the_position_type():
     race_80 = Position.from_points({6: 5, 5: 5, 4: 2, 13: 1}, opponent={6: 5, 5: 5, 4: 5})
     assert race_80.phase.value == "race"
     assert race_80.pip_counts()[0] == 30 + 25 + 8 + 13
-    assert cube_decision(race_80, evaluator=evaluator).cube_efficiency == pytest.approx(0.6 + 0.1 * 36 / 80)
+    short, long = RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG
+    assert cube_decision(race_80, evaluator=evaluator).cube_efficiency == pytest.approx(short + (long - short) * 36 / 80)
     bearoff = Position.from_points({6: 5, 5: 5, 4: 5}, opponent={6: 5, 5: 5, 4: 5})
-    assert cube_decision(bearoff, evaluator=evaluator).cube_efficiency == pytest.approx(0.6)
-    assert cube_decision(Position.initial(), evaluator=evaluator).cube_efficiency == pytest.approx(0.68)
+    assert cube_decision(bearoff, evaluator=evaluator).cube_efficiency == pytest.approx(BEAROFF_EFFICIENCY)
+    assert cube_decision(Position.initial(), evaluator=evaluator).cube_efficiency == pytest.approx(CONTACT_EFFICIENCY)
 
 
 def test_given_efficiency_overrides_the_position_type():
@@ -324,7 +341,7 @@ def test_money_decisions_do_not_convert_to_emg():
 
 
 def test_text_shows_the_action_and_the_equities():
-    text = str(cube_decision(probabilities=gammonless(0.9)))
+    text = str(cube_decision(probabilities=gammonless(0.9), cube_efficiency=0.68))
     assert "Proper cube action: Double / pass" in text
     assert "Double/Take" in text and "Take point 21.4%" in text
 

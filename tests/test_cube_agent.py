@@ -42,7 +42,7 @@ class CheckersOnly(HeuristicAgent):
 
 def test_contact_positions_without_evaluator_use_the_engines_network():
     agent = CubeAdvisedAgent(CheckersOnly())
-    strong = Position.from_points({6: 3, 5: 3, 4: 3, 3: 2, 8: 2, 13: 2}, opponent={24: 2, 6: 4, 5: 4, 4: 5})
+    strong = Position.from_points({6: 3, 5: 3, 4: 3, 3: 2, 8: 2, 13: 2}, opponent={23: 2, 6: 4, 5: 4, 4: 5})
     for position in (Position.initial(), strong):
         expected = cube_decision(position)
         assert agent.cube_decision(position, MatchState(), CubeQuestion.DOUBLE) == expected.action.doubles
@@ -60,7 +60,7 @@ def test_plies_deepen_the_agents_probabilities():
 
 
 def test_an_evaluator_drives_contact_cube_decisions():
-    agent = CubeAdvisedAgent(HeuristicAgent(), FixedEvaluator([0.72, 0.0, 0.0, 0.0, 0.0]))
+    agent = CubeAdvisedAgent(HeuristicAgent(), FixedEvaluator([0.78, 0.0, 0.0, 0.0, 0.0]))
     assert agent.cube_decision(Position.initial(), MatchState(), CubeQuestion.DOUBLE) is True
     assert agent.cube_decision(Position.initial(), MatchState(double_offered=True), CubeQuestion.TAKE) is True
 

@@ -3,7 +3,7 @@
 import pytest
 
 from bgengine import CubeAction, MatchState, Position, cube_decision, kazaross_xg2, parse_xgid
-from bgengine.cube.efficiency import efficiency_for, is_last_roll
+from bgengine.cube.efficiency import CONTACT_EFFICIENCY, FREE_DOUBLE_SHARE, efficiency_for, is_last_roll
 
 MET = kazaross_xg2()
 
@@ -53,14 +53,17 @@ def test_the_efficiency_class_is_stated_in_the_text():
 
 def test_post_crawford_trailer_realises_more_of_the_cube_by_the_free_double():
     # Trailer 2-away, leader 1-away, even gammonless game: the leader's cube is dead, so the
-    # trailer's x = 0.68 moves halfway to 1 (0.84). Dead cube: a single win is worth the
-    # 1-away/1-away game (0.5), so 0.25; fully live: 0.5 (the trailer doubles, a fair game).
+    # trailer's contact x moves a share FREE_DOUBLE_SHARE of the way to 1. Dead cube: a
+    # single win is worth the 1-away/1-away game (0.5), so 0.25; fully live: 0.5 (the
+    # trailer doubles, a fair game).
     match = MatchState(match_length=5, score=(3, 4))
     decision = cube_decision(probabilities=[0.5, 0.0, 0.0, 0.0, 0.0], match=match)
-    assert decision.cube_efficiency == pytest.approx(0.84)
+    x = CONTACT_EFFICIENCY + FREE_DOUBLE_SHARE * (1.0 - CONTACT_EFFICIENCY)
+    assert CONTACT_EFFICIENCY < x < 1.0
+    assert decision.cube_efficiency == pytest.approx(x)
     assert decision.cube_efficiency_class == "no position, post-Crawford free double"
-    assert decision.no_double == pytest.approx(0.84 * 0.5 + 0.16 * 0.25)
-    assert decision.to_emg().no_double == pytest.approx(0.84)
+    assert decision.no_double == pytest.approx(x * 0.5 + (1.0 - x) * 0.25)
+    assert decision.to_emg().no_double == pytest.approx(x)
     assert decision.action is CubeAction.DOUBLE_TAKE  # still below Double/take (0.5): double now
 
 

@@ -1,4 +1,4 @@
-"""The money cube in C (bgcore/_cube_money.pxd) against the Python referee it stands in for."""
+"""The cube in C (bgcore/_cube_money.pxd, _cube_match.pxd) against the Python referee it stands in for."""
 
 import concurrent.futures as cf
 import random
@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from bgcore import _cube_money
+from bgcore._cube_match import MatchCubeReferee
 from bgengine import MatchState, Position, cube_referee
+from bgengine.cube.efficiency import CONTACT_EFFICIENCY
 from bgengine.cube.referee import CubeReferee
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
@@ -31,7 +33,7 @@ def test_c_decisions_and_values_equal_the_python_referees():
         owner = 0 if cube == 1 else 1  # the opponent's cube never reaches the referee
         efficiency = rng.choice([None, 0.0, 0.5, 1.0])
         referee = CubeReferee(MatchState(jacoby=jacoby, beavers=beavers), efficiency, in_c=False)
-        x = 0.68 if efficiency is None else efficiency
+        x = CONTACT_EFFICIENCY if efficiency is None else efficiency
         action = referee.decide(p5, cube, owner, True)
         assert _cube_money.decide(p5, cube, owner, x, jacoby, beavers) == action, (p5, cube, owner, x)
         assert _cube_money.best_value(p5, cube, owner, x, jacoby, beavers) * cube == pytest.approx(
@@ -41,11 +43,83 @@ def test_c_decisions_and_values_equal_the_python_referees():
     assert checked >= {0, 1, 2}  # no double, take and pass all came up (a proper Double/beaver is rare)
 
 
-def test_the_money_referee_goes_to_c_and_the_match_referee_does_not():
+def test_money_referees_go_to_the_money_cube_and_match_referees_to_the_match_cube():
     money = cube_referee()(MatchState(jacoby=True, cube_value=2, cube_owner=0), root_may_double=False)
-    assert money.money_cube_in_c() == (0.68, True, False, 2, 64)
+    assert money.money_cube_in_c() == (CONTACT_EFFICIENCY, True, False, 2, 64)
+    assert money.match_cube_in_c() is None
     assert cube_referee(in_c=False)(MatchState(), root_may_double=False).money_cube_in_c() is None
-    assert cube_referee()(MatchState(match_length=7), root_may_double=False).money_cube_in_c() is None
+    match = cube_referee()(MatchState(match_length=7, score=(4, 2), on_roll=1), root_may_double=False)
+    assert match.money_cube_in_c() is None
+    assert match.match_cube_in_c()[:6] == (CONTACT_EFFICIENCY, 5, 3, False, False, 64)
+    assert cube_referee(in_c=False)(MatchState(match_length=7), root_may_double=False).match_cube_in_c() is None
+
+
+def random_match_states(seed, count):
+    """Seeded match states: lengths 1..25, any scores, Crawford games, post-Crawford scores."""
+    rng = random.Random(seed)
+    while count:
+        length = rng.choice([1, 2, 3, 5, 7, 9, 11, 15, 25])
+        score = (rng.randrange(length), rng.randrange(length))
+        crawford = length - 1 in score and score != (length - 1, length - 1) and rng.random() < 0.3
+        yield MatchState(match_length=length, score=score, on_roll=rng.randrange(2), crawford=crawford), rng
+        count -= 1
+
+
+def test_c_match_decisions_and_values_equal_the_python_referees():
+    actions = set()
+    estimates = random_estimates(2, 10**9)
+    for match, rng in random_match_states(3, 600):
+        efficiency = rng.choice([None, None, 0.0, 0.5, 1.0, rng.random()])
+        python = CubeReferee(match, efficiency, in_c=False)
+        c = MatchCubeReferee(CubeReferee(match, efficiency).match_cube_in_c())
+        for _ in range(12):
+            p5, _ = next(estimates)
+            cube = 1 if match.crawford else rng.choice([1, 2, 4, 8, 32, 64])
+            owner = 0 if cube == 1 else rng.choice([1, -1])
+            root = rng.random() < 0.5
+            state = (match, efficiency, p5, cube, owner, root)
+            if not match.crawford and owner != -1 and cube < 64:  # the kernel asks only then
+                action = python.decide(p5, cube, owner, root)
+                assert c.decide(p5, cube, owner, root) == action, state
+                actions.add(action)
+            assert c.position_value(p5, cube, owner, root) == pytest.approx(
+                python.position_value(p5, cube, owner, root), abs=1e-12), state
+        for cube in (1, 2, 4, 64):
+            assert c.luck_scale(cube) == python.luck_scale(cube)
+            for result in (1, 2, 3, -1, -2, -3):
+                assert c.finished_value(result, cube) == python.finished_value(result, cube, False)
+    assert actions == {0, 1, 2}
+
+
+MATCH_ROLLOUTS = [
+    MatchState(match_length=7, score=(4, 2)),  # 3-away / 5-away
+    MatchState(match_length=7, score=(2, 4)),  # 5-away / 3-away
+    MatchState(match_length=7, score=(5, 6)),  # post-Crawford: 2-away / 1-away
+    MatchState(match_length=7, score=(6, 3), crawford=True),
+    MatchState(match_length=7, score=(1, 3), cube_value=2, cube_owner=0),
+]
+
+
+@pytest.mark.parametrize("match", MATCH_ROLLOUTS, ids=["3a5a", "5a3a", "post-crawford", "crawford", "owned-2"])
+def test_match_rollouts_with_the_c_referee_equal_those_with_the_python_referee(match):
+    settings = RolloutSettings(trials=72, seed=4, block_size=24)
+    position = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    c = rollout(position, match, settings=settings, referee=cube_referee())
+    python = rollout(position, match, settings=settings, referee=cube_referee(in_c=False))
+    assert c.probabilities == python.probabilities
+    assert c.cubeful_equity == pytest.approx(python.cubeful_equity, abs=1e-12)
+    assert c.cubeful_standard_error == pytest.approx(python.cubeful_standard_error, abs=1e-12)
+
+
+def test_c_match_referee_rollouts_are_identical_for_any_number_of_workers():
+    settings = RolloutSettings(trials=96, seed=6, block_size=12)
+    match = MatchState(match_length=7, score=(4, 2))
+    results = []
+    for workers in (1, 2, 3):
+        with cf.ThreadPoolExecutor(workers) as pool:
+            results.append(rollout(Position.initial(), match, settings=settings, referee=cube_referee(), executor=pool))
+    assert results[0].cubeful_equity == results[1].cubeful_equity == results[2].cubeful_equity
+    assert results[0].probabilities == results[1].probabilities == results[2].probabilities
 
 
 @pytest.mark.parametrize(

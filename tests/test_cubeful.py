@@ -1,6 +1,9 @@
 """Cubeful n-ply search: every node makes its cube decision, the cube carried down."""
 
+import random
+
 import pytest
+from conftest import random_bearoff_positions
 
 from bgengine import (
     InvalidCubeSettingsError,
@@ -97,3 +100,85 @@ def test_cubeful_helpers_refuse_bad_settings():
         cubeful_equity(Position.initial(), plies=4)
     with pytest.raises(InvalidCubeSettingsError, match="MatchState"):
         rank_moves_cubeful(Position.initial(), (6, 4), match="money")
+
+
+# ----- the leaves in C ---------------------------------------------------------------------------
+
+
+def leaf_by_cube_decision(position, match, evaluator):
+    """A leaf's value the slow way: the full 0-ply ``cube_decision``, then the best action."""
+    decision = cube_decision(position, match, evaluator=evaluator)
+    if decision.double_take is None:
+        return decision.no_double
+    response = min(decision.double_take, decision.double_pass)
+    if match.may_beaver():
+        response = min(response, 2.0 * decision.double_take)
+    return max(decision.no_double, response)
+
+
+LEAF_STATES = [
+    MatchState(), MatchState(jacoby=True, beavers=True), MatchState(cube_value=2, cube_owner=1),
+    MatchState(cube_value=4, cube_owner=0, beavers=True), MatchState(cube_value=64, cube_owner=0),
+    MatchState(match_length=7, score=(4, 2)), MatchState(match_length=7, score=(5, 6)),
+    MatchState(match_length=7, score=(6, 3), crawford=True), MatchState(match_length=5, score=(1, 2), cube_value=2, cube_owner=0),
+    MatchState(match_length=25, score=(0, 0), cube_value=8, cube_owner=1),
+]
+
+
+def leaf_positions():
+    """Seeded positions of every class: random games' contact positions, races, bear-offs
+    in and out of the two-sided table, last rolls."""
+    rng = random.Random(8)
+    positions = random_bearoff_positions(12, seed=8) + [
+        Position.from_points({6: 1}, opponent={1: 1}),
+        Position.from_points({6: 3, 5: 3, 4: 3, 8: 2, 9: 2, 10: 2}, opponent={6: 3, 5: 3, 4: 2, 3: 2, 7: 2, 11: 3}),
+        Position.from_points({6: 5, 5: 4, 4: 3, 3: 3}, opponent={6: 4, 5: 4, 4: 4, 2: 3}),
+    ]
+    position = Position.initial()
+    while len(positions) < 40:
+        legal = position.legal_moves((rng.randint(1, 6), rng.randint(1, 6)))
+        position = legal.position_after(rng.randrange(len(legal)))
+        if position.is_game_over():
+            position = Position.initial()
+        elif rng.random() < 0.3:
+            positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize("match", LEAF_STATES, ids=range(len(LEAF_STATES)))
+def test_leaf_values_in_c_equal_cube_decision_bit_for_bit(match):
+    evaluator = default_evaluator()
+    search = CubefulSearch(evaluator)
+    for position in leaf_positions():
+        probabilities = evaluator.evaluate(position)
+        assert search._leaf(position, match, probabilities) == leaf_by_cube_decision(position, match, evaluator)
+
+
+class Float64Evaluator:
+    """The engine's evaluator with its values nudged off float32 and returned as float64,
+    as a user's evaluator may: the leaves must not round them to float32."""
+
+    def __init__(self):
+        self.engine = default_evaluator()
+
+    def evaluate(self, position):
+        return self.evaluate_batch([position])[0]
+
+    def evaluate_batch(self, boards):
+        return self.engine.evaluate_batch(boards).astype("float64") * (1.0 - 1e-9)
+
+
+@pytest.mark.parametrize("match", [MatchState(beavers=True), MatchState(match_length=7, score=(4, 2))], ids=["money", "3a5a"])
+def test_leaf_values_keep_an_evaluators_float64_values(match):
+    evaluator = Float64Evaluator()
+    search = CubefulSearch(evaluator)
+    for position in leaf_positions()[12:]:  # contact and races: the model, not the exact table
+        probabilities = evaluator.evaluate(position)
+        assert search._leaf(position, match, probabilities) == leaf_by_cube_decision(position, match, evaluator)
+
+
+def test_a_double_already_offered_does_not_stop_the_search():
+    position = Position.initial()
+    offered = cube_decision(position, MatchState(double_offered=True), plies=1)
+    plain = cube_decision(position, MatchState(), plies=1)
+    assert (offered.no_double, offered.double_take, offered.action) == (plain.no_double, plain.double_take, plain.action)

@@ -35,7 +35,7 @@ def test_pubeval_agent_plays_pubevals_choice():
 def test_engine_agent_answers_cube_questions_by_cube_decision():
     p = Position.initial()
     cash = FakeEvaluator({p: [0.9, 0.0, 0.0, 0.0, 0.0]}, default=[0.5, 0.1, 0.0, 0.1, 0.0])
-    double_take = FakeEvaluator({p: [0.72, 0.0, 0.0, 0.0, 0.0]})
+    double_take = FakeEvaluator({p: [0.78, 0.0, 0.0, 0.0, 0.0]})
     too_early = FakeEvaluator({p: [0.6, 0.0, 0.0, 0.0, 0.0]})
     money = MatchState()
     for evaluator, action in ((cash, CubeAction.DOUBLE_PASS), (double_take, CubeAction.DOUBLE_TAKE),

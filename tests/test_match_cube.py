@@ -149,7 +149,8 @@ def test_match_cube_is_bounded_by_the_maximum_cube():
 
 
 def test_too_good_to_double_take_for_a_gammonish_leader_at_two_away():
-    decision = cube_decision(probabilities=[0.779, 0.753, 0.015, 0.068, 0.003], match=at_score(2, 4, length=5))
+    chances = [0.779, 0.753, 0.015, 0.068, 0.003]
+    decision = cube_decision(probabilities=chances, match=at_score(2, 4, length=5), cube_efficiency=0.68)
     assert decision.action is CubeAction.TOO_GOOD_TAKE
     assert decision.no_double > decision.double_pass > decision.double_take
 
@@ -217,7 +218,7 @@ def test_take_points_are_none_for_a_side_that_may_not_double():
     from bgengine import take_points
 
     owned = MatchState(cube_value=2, cube_owner=0)
-    opponent_takes, player_takes = take_points(owned)
+    opponent_takes, player_takes = take_points(owned, cube_efficiency=0.68)
     assert opponent_takes == pytest.approx(0.5 / 2.34)
     assert player_takes is None
     assert take_points(MatchState(match_length=5, score=(4, 1), crawford=True)) == (None, None)

@@ -28,14 +28,25 @@ cdef inline double _clamp(double v, double low, double high) noexcept nogil:
     return low if v < low else (high if v > high else v)
 
 
+# An estimate cleaned as GameProbabilities.from_estimate: each value clamped under its parent.
+cdef inline void clamped_estimate(const double* p5, double* out5) noexcept nogil:
+    out5[0] = _clamp(p5[0], 0.0, 1.0)
+    out5[1] = _clamp(p5[1], 0.0, out5[0])
+    out5[2] = _clamp(p5[2], 0.0, out5[1])
+    out5[3] = _clamp(p5[3], 0.0, 1.0 - out5[0])
+    out5[4] = _clamp(p5[4], 0.0, out5[3])
+
+
 # W, L and p from an estimate, cleaned as GameProbabilities.from_estimate (clamped).
 cdef inline Janowski janowski_of(const float* p5) noexcept nogil:
     cdef Janowski j
-    cdef double win = _clamp(p5[0], 0.0, 1.0)
-    cdef double wg = _clamp(p5[1], 0.0, win)
-    cdef double wbg = _clamp(p5[2], 0.0, wg)
-    cdef double lg = _clamp(p5[3], 0.0, 1.0 - win)
-    cdef double lbg = _clamp(p5[4], 0.0, lg)
+    cdef double given[5]
+    cdef double c[5]
+    cdef int k
+    for k in range(5):
+        given[k] = p5[k]
+    clamped_estimate(given, c)
+    cdef double win = c[0], wg = c[1], wbg = c[2], lg = c[3], lbg = c[4]
     cdef double lose = 1.0 - win
     j.p = win
     j.W = 1.0 if win <= 0.0 else ((win - wg) + 2.0 * (wg - wbg) + 3.0 * wbg) / win

@@ -1,18 +1,20 @@
 """Cube efficiency x by position class: how much of the fully-live cube's value is realised.
 
-Values after Rick Janowski, as GNU Backgammon documents them: 0.68 in contact, 0.6 in a
-one-sided bear-off (every checker home), and in a race a straight line in the pip count
-of the player on roll from 0.6 at 40 pips to 0.7 at 120 pips (clamped outside).
+Chosen from the engine's own data, never from another engine's answers (docs/cube.md,
+"How the efficiencies were chosen", gives the commands, seeds and fits):
 
-Two classes come from the rules rather than from measurements:
-
-* **last roll**: one side bears off with every roll of its next turn, so the game ends
-  before anyone can use the cube again: the cube is dead, x = 0 (and the taker of a
-  double cannot redouble in time to matter).
+* **contact, race, bear-off**: the least-squares x that makes Janowski's model reproduce the
+  engine's own cubeful rollouts of positions from its seeded self-play
+  (``benchmarks/fit_cube_efficiency.py``): contact 0.84; races a straight line in the pip
+  count of the player on roll from 0.78 at 40 pips to 0.93 at 120 (clamped outside);
+  bear-offs (every checker home) 0.81.
+* **last roll** (from the rules): one side bears off with every roll of its next turn, so
+  the game ends before anyone can use the cube again: the cube is dead, x = 0 (and the
+  taker of a double cannot redouble in time to matter).
 * **post-Crawford free double**: after the Crawford game the leader (1-away) gains nothing
   from the cube, so the trailer's double costs nothing and is never late by more than an
-  exchange; the dead part of the model (the cube never turned again) is then mostly
-  wrong. The class's x is moved a share ``FREE_DOUBLE_SHARE`` of the way to 1.
+  exchange; the class's x is moved a share ``FREE_DOUBLE_SHARE`` of the way to 1, the share
+  fitted the same way on post-Crawford rollouts.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from bgengine.errors import InvalidCubeSettingsError, InvalidPositionError
 from bgengine.match_state import MatchState
 from bgengine.position import Phase, Position
 
-CONTACT_EFFICIENCY = 0.68
-BEAROFF_EFFICIENCY = 0.6
+# Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027).
+CONTACT_EFFICIENCY = 0.84
+BEAROFF_EFFICIENCY = 0.81
 LAST_ROLL_EFFICIENCY = 0.0
-RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.6, 0.7
+RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.78, 0.93
 RACE_PIPS_SHORT, RACE_PIPS_LONG = 40, 120
 #: How far towards a fully live cube (x = 1) the trailer's free double post-Crawford moves x.
-FREE_DOUBLE_SHARE = 0.5
+FREE_DOUBLE_SHARE = 0.67
 
 HOME_POINTS = 6
 

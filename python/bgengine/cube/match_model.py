@@ -12,11 +12,13 @@ the current cube already wins the match (the doubler cannot gain).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from bgengine.match_state import CubeOwner
+from bgcore._cube_match import MAX_AWAY as C_MAX_AWAY
+from bgengine.match_state import CubeOwner, MatchState
 from bgengine.cube.doubling import DoublingFunctions, with_immediate_redouble
 from bgengine.cube.match_equity import MatchScore, mwc_after_game, mwc_if_player_loses, mwc_if_player_wins
-from bgengine.cube.met import MwcSource
+from bgengine.cube.met import MatchEquityTable, MwcSource
 from bgengine.cube.piecewise_linear import PiecewiseLinear
 from bgengine.probabilities import GameProbabilities
 
@@ -99,3 +101,16 @@ class MatchCubeModel:
             )
         note = "" if self.can_gain_by_doubling(True, cube) else "dead cube: the doubler cannot gain"
         return DoublingFunctions(no_double, double_take, self.after_game(cube, 0), note=note)
+
+
+def match_cube_spec(match: MatchState, efficiency: float, met: MatchEquityTable) -> tuple[Any, ...] | None:
+    """This model for the C match cube (bgcore._cube_match) at ``match``'s score, seen from
+    its player on roll: (efficiency, away, opponent's away, Crawford game, after the Crawford
+    game, maximum cube, pre-Crawford rows, post-Crawford row); None when the table or the
+    aways go beyond what the C cube holds (or the table does not cover the score)."""
+    away, opponent_away = match.away(match.on_roll), match.away(1 - match.on_roll)
+    if match.is_money or max(away, opponent_away) > min(met.length, C_MAX_AWAY):
+        return None
+    score = MatchScore.from_match_state(match)
+    return (efficiency, away, opponent_away, match.crawford, score.after_crawford_game_started, match.max_cube,
+            met.pre_crawford, met.post_crawford)

@@ -2,9 +2,9 @@
 
 ``cube_referee()`` is the referee factory a cubeful rollout takes (``rollout(...,
 referee=cube_referee())``, the seam in ``bgengine.rollouts.referee``). The kernel calls the
-``CubeReferee`` (with the GIL; in money play the kernel makes the same decisions in C, see
-``money_cube_in_c``) when the player on roll may double, and to value a game that
-ends. Values are the root player's (the player on roll at the start of the rollout):
+``CubeReferee`` (with the GIL) when the player on roll may double, and to value a game that
+ends; by default the kernel makes the same decisions in C without the GIL instead (money:
+``money_cube_in_c``, matches: ``match_cube_in_c``). Values are the root player's (the player on roll at the start of the rollout):
 money equity per starting cube, or match winning chance.
 """
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bgengine.cube.decision import CubeAction, cube_decision
 from bgengine.cube.efficiency import checked_efficiency, efficiency_for
 from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
+from bgengine.cube.match_model import match_cube_spec
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.probabilities import EquityUnit, GameProbabilities
@@ -40,7 +42,7 @@ class CubeReferee:
     match: MatchState
     efficiency: float | None = None
     root_may_double: bool = False  # True after a move: the next player may double at once
-    in_c: bool = True  # money decisions and values in the kernel's C (bgcore/_cube_money.pxd)
+    in_c: bool = True  # decisions and values in the kernel's C (bgcore/_cube_money.pxd, _cube_match.pxd)
 
     @property
     def unit(self) -> EquityUnit:
@@ -61,6 +63,15 @@ class CubeReferee:
             return None
         efficiency = efficiency_for(None, self.efficiency, m).value
         return efficiency, m.jacoby, m.beavers, m.cube_value, m.max_cube
+
+    def match_cube_in_c(self) -> tuple[Any, ...] | None:
+        """The match model for the kernel to decide match games in C without the GIL, the
+        same model as ``decide`` (``match_model.match_cube_spec``); None: ask ``decide``
+        (money play, ``in_c`` off, or aways beyond the C table)."""
+        m = self.match
+        if not self.in_c or m.is_money:
+            return None
+        return match_cube_spec(m, efficiency_for(None, self.efficiency, m).value, self._met())
 
     def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
         """The match state with the player on roll being the mover (player 0 is the root)."""
@@ -132,8 +143,8 @@ def cube_referee(cube_efficiency: float | None = None, *, in_c: bool = True) -> 
     """The referee factory of cubeful rollouts: cube decisions at 0-ply with this Janowski
     cube efficiency (None: ``cube_decision`` without a position: the contact value, raised
     post-Crawford for the free double; the kernel passes probabilities, not positions).
-    Money games are decided in C inside the kernel, without the GIL, unless ``in_c`` is
-    False; matches always through ``cube_decision``."""
+    Games are decided in C inside the kernel, without the GIL (the same model and
+    decisions), unless ``in_c`` is False: then through ``cube_decision``."""
     efficiency = None if cube_efficiency is None else checked_efficiency(cube_efficiency)
 
     def referee(match: MatchState, *, root_may_double: bool) -> CubeReferee:

@@ -6,7 +6,10 @@ for the value of a game that ends or is truncated; values are the root player's 
 player on roll when the rollout starts). ``bgengine.cube.referee.CubeReferee`` is the
 engine's referee. A referee may also offer ``money_cube_in_c()`` (efficiency, jacoby,
 beavers, starting cube, maximum cube): the kernel then decides money games in C
-(bgcore/_cube_money.pxd) without calling it.
+(bgcore/_cube_money.pxd) without calling it; and ``match_cube_in_c()`` (efficiency, the
+root's and the other's away, Crawford game, after the Crawford game, maximum cube, the
+match equity table's pre-Crawford rows and post-Crawford row; aways up to
+``bgcore._cube_match.MAX_AWAY``): the kernel decides match games in C (bgcore/_cube_match.pxd).
 """
 
 from __future__ import annotations

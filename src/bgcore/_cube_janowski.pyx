@@ -1,0 +1,94 @@
+# cython: language_level=3
+"""Janowski's money model in C, step for step as bgengine.cube.janowski builds it (the same
+piecewise-linear functions, bgcore/_piecewise_linear.pxd), so values agree bit for bit:
+the cubeful search (bgengine.cube.cubeful) values its money leaves here.
+
+(The rollout referee's money cube, bgcore/_cube_money.pxd, evaluates the same model point
+by point: equal to rounding, not bit for bit.)
+"""
+
+from bgcore._piecewise_linear cimport Line, line_at, straight, blend, extremum
+from bgcore._cube_money cimport clamped_estimate
+
+cdef enum:
+    OWNER_PLAYER = 1
+    OWNER_OPPONENT = -1
+
+
+cdef double average_value(double total, double gammon, double backgammon) noexcept nogil:
+    """GameProbabilities.average_win_value / average_loss_value from the shares."""
+    cdef double single, gammons, backgammons
+    if total <= 0.0:
+        single, gammons, backgammons = 1.0, 0.0, 0.0
+    else:
+        single = (total - gammon) / total
+        gammons = (gammon - backgammon) / total
+        backgammons = backgammon / total
+    return single + 2.0 * gammons + 3.0 * backgammons
+
+
+cdef void cubeful_equity(double W, double L, int owner, double x, bint jacoby, Line* out) noexcept nogil:
+    """janowski.cubeful_equity: dead.blend(live, x); owner seen from the player on roll."""
+    cdef Line dead, live
+    cdef bint single_only = jacoby and owner == 0
+    if single_only:
+        straight(&dead, -1.0, 1.0)
+    else:
+        straight(&dead, -L, W)
+    live.n = 0
+    live.xs[live.n] = 0.0
+    live.ys[live.n] = -1.0 if single_only else -L
+    live.n += 1
+    if owner != OWNER_PLAYER:
+        live.xs[live.n] = (L - 0.5) / (W + L + 0.5)     # live take point
+        live.ys[live.n] = -1.0
+        live.n += 1
+    if owner != OWNER_OPPONENT:
+        live.xs[live.n] = (L + 1.0) / (W + L + 0.5)     # live cash point
+        live.ys[live.n] = 1.0
+        live.n += 1
+    live.xs[live.n] = 1.0
+    live.ys[live.n] = 1.0 if single_only else W
+    live.n += 1
+    blend(&dead, &live, x, out)
+
+
+cdef void scaled(Line* f, double factor) noexcept nogil:
+    cdef int k
+    for k in range(f.n):
+        f.ys[k] = factor * f.ys[k]
+
+
+def money_best_value(p5, int cube_value, int owner, double efficiency, bint jacoby, bint beavers, int max_cube):
+    """The player on roll's money equity per cube with the best cube action now, as
+    ``CubefulSearch.value`` makes it from ``janowski.money_doubling_functions``: No double
+    or the taker's best answer (take, pass, or beaver when allowed); owner from the player
+    on roll (+1 own, -1 the opponent's, 0 centred)."""
+    cdef double v[5]
+    cdef double c[5]
+    cdef Line no_double, take, redoubled, passes
+    cdef double W, L, p, best, response, twice
+    for i in range(5):
+        v[i] = p5[i]
+    clamped_estimate(v, c)
+    p = c[0]
+    W = average_value(c[0], c[1], c[2])
+    L = average_value(1.0 - c[0], c[3], c[4])
+    cubeful_equity(W, L, owner, efficiency, jacoby, &no_double)
+    best = line_at(&no_double, p)
+    if owner == OWNER_OPPONENT or cube_value * 2 > max_cube:
+        return best
+    cubeful_equity(W, L, OWNER_OPPONENT, efficiency, False, &take)
+    scaled(&take, 2.0)
+    if cube_value * 4 <= max_cube and efficiency > 0.0:
+        cubeful_equity(W, L, OWNER_PLAYER, efficiency, False, &redoubled)
+        scaled(&redoubled, 4.0)
+        straight(&passes, -2.0, -2.0)
+        extremum(&redoubled, &passes, False, &redoubled)
+        extremum(&take, &redoubled, True, &take)
+    response = line_at(&take, p)
+    response = 1.0 if 1.0 < response else response
+    if beavers and cube_value * 4 <= max_cube:
+        twice = 2.0 * line_at(&take, p)
+        response = twice if twice < response else response
+    return response if response > best else best
