@@ -119,9 +119,11 @@ cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
     cdef float child5[5]
     cdef float mover5[5]
     cdef float thrown5[5]
+    cdef bint thrown_found = False
     cdef checker_t candidate[NUM_SLOTS]
     for j in range(5):
         mean[j] = 0.0
+        thrown5[j] = 0.0
     for r in range(NUM_ROLLS):
         if ROLL_LOW[r] == ROLL_HIGH[r] and no_doubles:
             continue
@@ -137,6 +139,9 @@ cdef int roll_luck(Kernel* k, const checker_t* board, int roll, bint no_doubles,
                 or ordered_roll_index(ROLL_HIGH[r], ROLL_LOW[r]) == roll):
             memcpy(chosen, candidate, NUM_SLOTS)
             memcpy(thrown5, mover5, 5 * sizeof(float))
+            thrown_found = True
+    if not thrown_found:                    # run_block refuses such rolls; never trust it here
+        return -1
     for j in range(5):
         luck5[j] = thrown5[j] - <float>(mean[j] / total)
     if luck_plies != plies:                 # the move itself is chosen at the play's depth
@@ -383,6 +388,14 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     cdef Py_ssize_t n = forced_first.shape[0], t
     if forced_second.shape[0] != n:
         raise ValueError("forced_first and forced_second differ in length")
+    if not ((first_die1 == 0 and first_die2 == 0) or (1 <= first_die1 <= 6 and 1 <= first_die2 <= 6)):
+        raise ValueError(f"first dice must both be 0 (none given) or both 1..6, got {first_die1} and {first_die2}")
+    for t in range(n):
+        if not (NO_ROLL <= forced_first[t] < 36 and NO_ROLL <= forced_second[t] < 36):
+            raise ValueError(f"trial {t}: a forced roll is an ordered roll index 0..35 or -1, got "
+                             f"{forced_first[t]} and {forced_second[t]}")
+        if first_roll_no_doubles and forced_first[t] != NO_ROLL and forced_first[t] % 7 == 0:
+            raise ValueError(f"trial {t}: forced first roll {forced_first[t]} is a double, but the first roll has none")
     cdef Cube start_cube
     start_cube.enabled = referee is not None
     start_cube.value = 1
