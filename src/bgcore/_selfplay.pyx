@@ -209,7 +209,7 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
     cdef float raw[NUM_OUTPUTS]
     cdef float out_delta[NUM_OUTPUTS]
     cdef int i, j, k, h = net.num_hidden
-    cdef int active = encode_sparse(board, indices, values)
+    cdef int active = encode_sparse(board, net.encoding, indices, values)
     cdef float step, total
     forward_raw(net, indices, values, active, hidden, raw)
     for k in range(NUM_OUTPUTS):
