@@ -1,9 +1,13 @@
-"""Train the evaluator network by TD(lambda) self-play, from random weights or a checkpoint.
+"""Train the evaluator network by TD(lambda) self-play, from random weights, given weights or
+a checkpoint.
 
 ``python -m bgengine.training.td --out DIR --games N --seed S`` plays N self-play games (the
 C kernel in ``bgcore._selfplay``), prints games per second and a running strength figure
 (points per game against PubEval over a fixed set of seeded games), and writes
 checkpoints to DIR (``latest.npz`` regularly, ``best.npz`` when the strength improves).
+``--encoding 2`` trains a network of input encoding 2 (``bgcore._nn``); ``--init W.npz``
+starts from the weights file W (its hidden size), widened to that encoding with zero
+weights for the inputs it lacks, instead of random weights.
 A run is resumable: ``--resume DIR/latest.npz`` continues with the same dice stream.
 """
 
@@ -14,7 +18,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +26,9 @@ import numpy as np
 
 from bgcore import _nn, _selfplay
 
+from bgengine.evaluation.network_weights import load_network, network_arrays, widened
 from bgengine.evaluation.pubeval import pubeval_player
+from bgengine.training.labels import weights_digest
 
 CHECKPOINT_FORMAT = 1
 
@@ -39,6 +45,9 @@ class TrainingSettings:
     lam: float = 0.7
     eval_games: int = 2000  # games against PubEval per strength measurement
     eval_seed: int = 12345  # the same dice for every measurement, so figures compare
+    encoding: int = 1  # the network's input encoding (bgcore._nn)
+    init: str = ""  # weights file the run started from ("": random weights from the seed)
+    init_sha256_16: str = ""  # that file's digest
 
 
 @dataclass
@@ -90,22 +99,22 @@ def save_checkpoint(path: Path, network: _nn.NeuralNet, state: TrainingState) ->
         "history": [asdict(h) for h in state.history],
     }
     temporary = path.with_name(path.name + ".tmp.npz")
-    arrays: dict[str, Any] = {**network.arrays(), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
+    arrays: dict[str, Any] = {**network_arrays(network), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
     np.savez_compressed(temporary, **arrays)
     temporary.replace(path)
 
 
 def load_checkpoint(path: str | Path) -> tuple[_nn.NeuralNet, TrainingState]:
-    """A network and its training state from a checkpoint written by ``save_checkpoint``."""
+    """A network and its training state from a checkpoint written by ``save_checkpoint``
+    (NetworkEncodingError when its weights are not of the encoding its settings name)."""
     with np.load(path) as data:
-        network = _nn.NeuralNet(
-            data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
-        )
         meta = json.loads(str(data["meta"]))
     if meta.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{path}: unknown checkpoint format {meta.get('format')!r}")
+    settings = TrainingSettings(**meta["settings"])
+    network = load_network(path, settings.encoding)
     state = TrainingState(
-        settings=TrainingSettings(**meta["settings"]),
+        settings=settings,
         games=meta["games"],
         plies=meta["plies"],
         seconds=meta["seconds"],
@@ -124,9 +133,18 @@ def export_weights(checkpoint: str | Path, destination: str | Path) -> dict[str,
         "training_seconds": round(state.seconds, 1),
         "strength_history": [asdict(h) for h in state.history],
     }
-    arrays: dict[str, Any] = {**network.arrays(), "record": np.array(json.dumps(record))}  # numpy's stub: Any
+    arrays: dict[str, Any] = {**network_arrays(network), "record": np.array(json.dumps(record))}  # numpy's stub: Any
     np.savez_compressed(destination, **arrays)
     return record
+
+
+def initial_network(settings: TrainingSettings, rng: np.random.Generator) -> tuple[_nn.NeuralNet, TrainingSettings]:
+    """The network a run starts from and its settings: ``settings.init`` widened to
+    ``settings.encoding`` (its hidden size and digest recorded), else random weights from ``rng``."""
+    if not settings.init:
+        return _nn.NeuralNet.random(settings.hidden, rng, encoding=settings.encoding), settings
+    network = widened(load_network(settings.init), settings.encoding)
+    return network, replace(settings, hidden=network.num_hidden, init_sha256_16=weights_digest(Path(settings.init)))
 
 
 def train(
@@ -152,9 +170,8 @@ def train(
         bit_generator = np.random.PCG64()
         bit_generator.state = state.bit_generator_state  # type: ignore[assignment]  # numpy types it as a TypedDict
     else:
-        settings = settings or TrainingSettings()
-        seeds = np.random.SeedSequence(settings.seed).spawn(2)
-        network = _nn.NeuralNet.random(settings.hidden, np.random.default_rng(seeds[0]))
+        seeds = np.random.SeedSequence((settings or TrainingSettings()).seed).spawn(2)
+        network, settings = initial_network(settings or TrainingSettings(), np.random.default_rng(seeds[0]))
         bit_generator = np.random.PCG64(seeds[1])
         state = TrainingState(settings=settings)
     best = max((h.points_per_game for h in state.history), default=-math.inf)
@@ -208,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--checkpoint-seconds", type=float, default=180.0)
+    parser.add_argument("--encoding", type=int, choices=(1, 2), default=defaults.encoding,
+                        help="input encoding of the network (bgcore._nn)")
+    parser.add_argument("--init", default="", help="weights file to start from, widened to --encoding (its hidden size)")
     parser.add_argument("--resume", help="checkpoint to continue from (its settings win)")
     args = parser.parse_args(argv)
     settings = TrainingSettings(
@@ -218,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         min_alpha=args.min_alpha,
         lam=args.lam,
         eval_games=args.eval_games,
+        encoding=args.encoding,
+        init=args.init,
     )
 
     def report(line: str) -> None:
