@@ -80,7 +80,16 @@ cdef inline float sigmoid(float x) noexcept nogil:
 cdef extern from *:
     """
     #if defined(__GNUC__)
+    #if defined(__POPCNT__)
     #define bg_popcount(x) __builtin_popcount(x)
+    #else
+    /* without the popcnt instruction GCC calls a library function: bit arithmetic is faster */
+    static inline int bg_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    #endif
     #define bg_highest_bit(x) ((x) ? 31 - __builtin_clz(x) : 0)
     #define bg_lowest_bit(x) __builtin_ctz(x)
     #else
@@ -261,30 +270,84 @@ cdef enum:
     CONTACT_DANCE_ROLLS = 7         # with checkers on the bar: rolls of 36 that do not enter / 36
 
 
+cdef inline void tally_hits(unsigned int hit, int weight, int* rolls, int* loss) noexcept nogil:
+    """Count a roll of ``weight`` (of 36) that hits ``hit`` (maybe none), with the pips its
+    farthest-back blot (lowest own point) would lose."""
+    rolls[0] += weight * (hit != 0)
+    loss[0] += weight * (25 - lowest_bit(hit | (<unsigned int>1 << 25)))
+
+
+# The 21 distinct rolls as the bits of a mask (the double d-d bit d - 1, then the others),
+# so that the rolls with some property are unions and intersections of masks made once.
+cdef unsigned int ROLL_BIT[7][7]
+cdef unsigned int ROLLS_SHOWING[64]     # by a set of die values (bit d - 1): the rolls showing one
+cdef unsigned int ROLLS_ADDING_TO[512]  # by a set of sums 3..11 (bit s - 3): the non-doubles adding to one
+
+
+cdef void fill_roll_masks() noexcept nogil:
+    cdef int a, b, subset, bit = 6
+    for a in range(1, 7):
+        ROLL_BIT[a][a] = <unsigned int>1 << (a - 1)
+        for b in range(a + 1, 7):
+            ROLL_BIT[a][b] = <unsigned int>1 << bit
+            ROLL_BIT[b][a] = ROLL_BIT[a][b]
+            bit += 1
+    for subset in range(64):
+        ROLLS_SHOWING[subset] = 0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                if (subset >> (a - 1)) & 1 or (subset >> (b - 1)) & 1:
+                    ROLLS_SHOWING[subset] |= ROLL_BIT[a][b]
+    for subset in range(512):
+        ROLLS_ADDING_TO[subset] = 0
+        for a in range(1, 7):
+            for b in range(a + 1, 7):
+                if (subset >> (a + b - 3)) & 1:
+                    ROLLS_ADDING_TO[subset] |= ROLL_BIT[a][b]
+
+
+fill_roll_masks()
+
+
+cdef inline int rolls_of(unsigned int mask) noexcept nogil:
+    """How many of the 36 rolls a mask of the 21 holds (the non-doubles twice)."""
+    return popcount(mask & 0x3F) + 2 * popcount(mask >> 6)
+
+
+cdef inline unsigned int reaching_rolls(unsigned int targets, unsigned int open_) noexcept nogil:
+    """The rolls (mask) on which one checker moves a distance in ``targets`` (bit d: d pips,
+    1..24) stopping only on open points (bit j of ``open_``: the point j pips from where it
+    starts, or equally from where it ends, is open): one die, both dice one after the other,
+    or 2..4 steps of a double."""
+    cdef unsigned int further, rolls = ROLLS_SHOWING[(targets >> 1) & 63]
+    cdef int d
+    rolls |= ROLLS_ADDING_TO[(targets >> 3) & 511] & ROLLS_SHOWING[(open_ >> 1) & 63]
+    for d in range(1, 7):           # d-d: 2, 3 or 4 steps, from an open point d pips on
+        further = (open_ >> (3 * d)) & (targets >> (4 * d))
+        further = (targets >> (2 * d)) | ((open_ >> (2 * d)) & ((targets >> (3 * d)) | further))
+        rolls |= ((open_ >> d) & further & 1) << (d - 1)
+    return rolls
+
+
 cdef inline unsigned int hittable_blots(unsigned int hitters, int bar, unsigned int landing,
                                         unsigned int blots, int d1, int d2) noexcept nogil:
-    """The blots (bit p: own point p) the enemy can hit on the roll d1-d2, with its checkers
-    on the board at ``hitters`` (own numbering: they move up) and ``bar`` on its bar, which
-    enter first (on own point d): a die moves one checker, the dice of a roll one after the
-    other, every point landed on in ``landing`` (not held by this side)."""
+    """The blots (bit p: own point p) the enemy can hit on the roll d1-d2 with ``bar`` > 0
+    checkers on its bar, which enter first (on own point d), and its checkers on the board
+    at ``hitters`` (own numbering: they move up): the dice left after entering move one
+    checker each or one checker both, every point landed on in ``landing`` (not held by
+    this side)."""
     cdef unsigned int x, hit = 0
-    cdef int k, steps = 4
+    cdef int k
     if d1 == d2:
-        x = hitters
-        if bar > 0:
-            if not (landing >> d1) & 1:
-                return 0
-            hit = blots & (<unsigned int>1 << d1)
-            steps = 4 - bar             # steps left once the bar is empty (may be none)
-            x |= <unsigned int>1 << d1
-        for k in range(steps):
+        if not (landing >> d1) & 1:
+            return 0
+        hit = blots & (<unsigned int>1 << d1)
+        x = hitters | (<unsigned int>1 << d1)
+        for k in range(4 - bar):        # steps left once the bar is empty (may be none)
             x <<= d1
             hit |= x & blots
             x &= landing
         return hit
-    if bar == 0:
-        return ((hitters << d1) | (hitters << d2) | ((hitters << d1) & landing) << d2
-                | ((hitters << d2) & landing) << d1) & blots
     if bar == 1:                        # one die enters, the other is free
         if (landing >> d1) & 1:
             x = hitters | (<unsigned int>1 << d1)
@@ -296,23 +359,41 @@ cdef inline unsigned int hittable_blots(unsigned int hitters, int bar, unsigned 
     return ((<unsigned int>1 << d1) | (<unsigned int>1 << d2)) & blots   # both dice enter
 
 
-cdef inline bint reaches_down(unsigned int start, unsigned int landing, unsigned int targets,
-                              int d1, int d2) noexcept nogil:
-    """Whether a checker at ``start`` (one bit) moving down reaches ``targets`` on the roll
-    d1-d2: one die, both in either order or a double's 1..4 steps, landing in ``landing``."""
-    cdef unsigned int x, y
-    cdef int k
-    if d1 == d2:
-        x = start
+cdef void count_hits(const Side* own, const Side* enemy, unsigned int blots, int* rolls,
+                     int* loss) noexcept nogil:
+    """Rolls of the 36 on which the enemy hits one of ``blots``, and the pips the farthest-back
+    blot it can hit on each would lose, summed over them."""
+    cdef unsigned int hitters = enemy.occupied_seen & POINT_BITS, landing = ~own.made & POINT_BITS
+    cdef unsigned int x, hit, hit_from, targets, open_, reach, seen = 0
+    cdef int p, a, b, k, bar = count_on(enemy, 25)
+    if bar:
+        for a in range(1, 7):
+            for b in range(a, 7):
+                tally_hits(hittable_blots(hitters, bar, landing, blots, a, b), 1 if a == b else 2,
+                           rolls, loss)
+        return
+    for a in range(1, 7):               # a double: every hitter's 4 steps at once
+        x = hitters
+        hit = 0
         for k in range(4):
-            x >>= d1
-            if x & targets:
-                return True
+            x <<= a
+            hit |= x & blots
             x &= landing
-        return False
-    x = start >> d1
-    y = start >> d2
-    return ((x | y | ((x & landing) >> d2) | ((y & landing) >> d1)) & targets) != 0
+        tally_hits(hit, 1, rolls, loss)
+    # the others blot by blot from the farthest back (the enemy checkers d pips behind a blot
+    # hit it at d): one die, or both through an open point a die's pips from the blot
+    hit_from = enemy.occupied & POINT_BITS              # enemy numbering: own point p is its 25 - p
+    while blots:
+        p = lowest_bit(blots)
+        blots &= blots - 1
+        targets = hit_from >> (25 - p)
+        open_ = ~(own.made_seen >> (25 - p))
+        reach = (ROLLS_SHOWING[(targets >> 1) & 63]
+                 | (ROLLS_ADDING_TO[(targets >> 3) & 511] & ROLLS_SHOWING[(open_ >> 1) & 63]))
+        reach &= ~seen & ~<unsigned int>0x3F
+        loss[0] += (25 - p) * rolls_of(reach)
+        seen |= reach
+    rolls[0] += rolls_of(seen)
 
 
 cdef inline unsigned int points_between(int low, int high) noexcept nogil:
@@ -334,35 +415,22 @@ cdef int contact_units(const Side* own, const Side* enemy, int base, int* indice
                        float* values, int active) noexcept nogil:
     """Append the non-zero contact units of one side (encoding 2), in its own numbering."""
     cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS
-    cdef unsigned int hitters = enemy.occupied_seen & POINT_BITS
-    cdef unsigned int hit_landing = ~own.made & POINT_BITS
-    cdef unsigned int escape_landing = ~enemy.made_seen & POINT_BITS
-    cdef unsigned int blocks, targets, start, hit, points
-    cdef int rear = highest_bit(own.occupied), enemy_rear, enemy_bar = count_on(enemy, 25)
-    cdef int d1, d2, weight, p, n, hit_rolls = 0, hit_loss = 0, escape_rolls = 0
+    cdef unsigned int blocks, targets, points
+    cdef int rear = highest_bit(own.occupied), enemy_rear
+    cdef int p, n, hit_rolls = 0, hit_loss = 0, escape_rolls = 0
     cdef int containment, indirect = 0, mobility = 0, break_contact = 0, enemy_home
     # hits: only when an enemy checker (or its bar, own point 0) is below some blot
     if blots and enemy.occupied_seen and lowest_bit(enemy.occupied_seen) < highest_bit(blots):
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                hit = hittable_blots(hitters, enemy_bar, hit_landing, blots, d1, d2)
-                if hit:
-                    weight = 1 if d1 == d2 else 2
-                    hit_rolls += weight
-                    hit_loss += weight * (25 - lowest_bit(hit))
+        count_hits(own, enemy, blots, &hit_rolls, &hit_loss)
     # the rearmost checker and the enemy points among the 12 in front of it
     blocks = enemy.made_seen & points_between(rear - 12 if rear > 13 else 1, rear)
     containment = popcount(blocks)
     if blocks == 0:
         escape_rolls = 36
     else:
-        targets = points_between(1, lowest_bit(blocks)) & escape_landing
-        if targets:
-            start = <unsigned int>1 << rear
-            for d1 in range(1, 7):
-                for d2 in range(d1, 7):
-                    if reaches_down(start, escape_landing, targets, d1, d2):
-                        escape_rolls += 1 if d1 == d2 else 2
+        # open points past the lowest of them, as distances from the rearmost (enemy numbering)
+        targets = (points_between(26 - lowest_bit(blocks), 25) & ~enemy.made) >> (25 - rear)
+        escape_rolls = rolls_of(reaching_rolls(targets, ~enemy.made >> (25 - rear)))
     points = blots & ~<unsigned int>0x7F                # blots on points 7..24
     while points:
         p = lowest_bit(points)
@@ -377,7 +445,7 @@ cdef int contact_units(const Side* own, const Side* enemy, int base, int* indice
             continue
         n = count_on(own, p)
         if p > 6:
-            mobility += n * (6 - popcount(enemy.made_seen & points_between(p - 6, p)))
+            mobility += n * (6 - popcount((enemy.made_seen >> (p - 6)) & 0x3F))
         if p > enemy_rear:
             break_contact += n * (p - enemy_rear + 1)
     active = append_count(indices, values, active, base + CONTACT_HIT_ROLLS, hit_rolls, 1.0 / 36.0)
