@@ -282,6 +282,7 @@ cdef inline void tally_hits(unsigned int hit, int weight, int* rolls, int* loss)
 cdef unsigned int ROLL_BIT[7][7]
 cdef unsigned int ROLLS_SHOWING[64]     # by a set of die values (bit d - 1): the rolls showing one
 cdef unsigned int ROLLS_ADDING_TO[512]  # by a set of sums 3..11 (bit s - 3): the non-doubles adding to one
+cdef int POPCOUNT6[64]                  # bits set in a 6-bit value (six points, six doubles)
 
 
 cdef void fill_roll_masks() noexcept nogil:
@@ -293,6 +294,7 @@ cdef void fill_roll_masks() noexcept nogil:
             ROLL_BIT[b][a] = ROLL_BIT[a][b]
             bit += 1
     for subset in range(64):
+        POPCOUNT6[subset] = popcount(subset)
         ROLLS_SHOWING[subset] = 0
         for a in range(1, 7):
             for b in range(a, 7):
@@ -311,7 +313,7 @@ fill_roll_masks()
 
 cdef inline int rolls_of(unsigned int mask) noexcept nogil:
     """How many of the 36 rolls a mask of the 21 holds (the non-doubles twice)."""
-    return popcount(mask & 0x3F) + 2 * popcount(mask >> 6)
+    return POPCOUNT6[mask & 0x3F] + 2 * popcount(mask >> 6)
 
 
 cdef inline unsigned int reaching_rolls(unsigned int targets, unsigned int open_) noexcept nogil:
@@ -445,7 +447,7 @@ cdef int contact_units(const Side* own, const Side* enemy, int base, int* indice
             continue
         n = count_on(own, p)
         if p > 6:
-            mobility += n * (6 - popcount((enemy.made_seen >> (p - 6)) & 0x3F))
+            mobility += n * (6 - POPCOUNT6[(enemy.made_seen >> (p - 6)) & 0x3F])
         if p > enemy_rear:
             break_contact += n * (p - enemy_rear + 1)
     active = append_count(indices, values, active, base + CONTACT_HIT_ROLLS, hit_rolls, 1.0 / 36.0)
