@@ -111,22 +111,22 @@ def test_last_rolls_by_hand(side, sure):
 def test_race_efficiency_is_the_straight_line_clamped():
     from bgengine.cube.efficiency import race_efficiency
 
-    assert race_efficiency(10) == pytest.approx(0.78)
-    assert race_efficiency(40) == pytest.approx(0.78)
-    assert race_efficiency(80) == pytest.approx(0.855)
-    assert race_efficiency(120) == pytest.approx(0.93)
-    assert race_efficiency(160) == pytest.approx(0.93)
+    assert race_efficiency(10) == pytest.approx(0.74)
+    assert race_efficiency(40) == pytest.approx(0.74)
+    assert race_efficiency(80) == pytest.approx(0.795)
+    assert race_efficiency(120) == pytest.approx(0.85)
+    assert race_efficiency(160) == pytest.approx(0.85)
 
 
 def test_each_class_gets_its_efficiency_and_the_free_double_raises_it():
     race = Position.from_points({8: 5, 6: 5, 4: 5}, opponent={9: 5, 6: 5, 5: 5})   # 90 pips on roll
     bearoff = Position.from_points({6: 4, 5: 3, 2: 3}, opponent={6: 4, 4: 4, 1: 2})
-    assert efficiency_for(race, None).value == pytest.approx(0.78 + 0.15 * 50 / 80)
+    assert efficiency_for(race, None).value == pytest.approx(0.74 + 0.11 * 50 / 80)
     assert efficiency_for(race, None).position_class == "race"
-    assert efficiency_for(bearoff, None).value == pytest.approx(0.81)
+    assert efficiency_for(bearoff, None).value == pytest.approx(0.66)
     assert efficiency_for(bearoff, None).position_class == "bear-off"
     post = MatchState(match_length=7, score=(5, 6))
     raised = efficiency_for(bearoff, None, post)
-    assert raised.value == pytest.approx(0.81 + FREE_DOUBLE_SHARE * 0.19)
+    assert raised.value == pytest.approx(0.66 + FREE_DOUBLE_SHARE * 0.34)
     assert raised.position_class == "bear-off, post-Crawford free double"
-    assert efficiency_for(None, None, post).value == pytest.approx(0.84 + FREE_DOUBLE_SHARE * 0.16)
+    assert efficiency_for(None, None, post).value == pytest.approx(0.79 + FREE_DOUBLE_SHARE * 0.21)

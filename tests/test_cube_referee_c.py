@@ -167,7 +167,7 @@ def test_the_c_referee_takes_each_positions_class_as_the_python_referee(position
 
 
 def test_the_class_changes_the_rollouts_cube_play():
-    # the same dice with every decision at the contact x: the race's own x (0.78..0.8 here)
+    # the same dice with every decision at the contact x: the race's own x (0.74..0.76 here)
     # and the last rolls' dead cube make other decisions in some games
     settings = RolloutSettings(trials=192, seed=9, block_size=48, bearoff_tables=False)
     by_class = rollout(RACE, settings=settings, referee=cube_referee())

@@ -5,16 +5,18 @@ Chosen from the engine's own data, never from another engine's answers (docs/cub
 
 * **contact, race, bear-off**: the least-squares x that makes Janowski's model reproduce the
   engine's own cubeful rollouts of positions from its seeded self-play
-  (``benchmarks/fit_cube_efficiency.py``): contact 0.84; races a straight line in the pip
-  count of the player on roll from 0.78 at 40 pips to 0.93 at 120 (clamped outside);
-  bear-offs (every checker home) 0.81.
+  (``benchmarks/fit_cube_efficiency.py``), over the lines in the decision window (the player
+  on roll the favourite, 50..90 %: where its double is the question): contact 0.79; races a
+  straight line in the pip count of the player on roll from 0.74 at 40 pips to 0.85 at 120
+  (clamped outside); bear-offs (every checker home) 0.66.
 * **last roll** (from the rules): one side bears off with every roll of its next turn, so
   the game ends before anyone can use the cube again: the cube is dead, x = 0 (and the
   taker of a double cannot redouble in time to matter).
 * **post-Crawford free double**: after the Crawford game the leader (1-away) gains nothing
   from the cube, so the trailer's double costs nothing and is never late by more than an
   exchange; the class's x is moved a share ``FREE_DOUBLE_SHARE`` of the way to 1, the share
-  fitted the same way on post-Crawford rollouts.
+  fitted the same way on post-Crawford rollouts (the trailer on roll and the favourite: the
+  only side whose double is a question there).
 """
 
 from __future__ import annotations
@@ -27,14 +29,15 @@ from bgengine.errors import InvalidCubeSettingsError, InvalidPositionError
 from bgengine.match_state import MatchState
 from bgengine.position import Position
 
-# Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027).
-CONTACT_EFFICIENCY = 0.84
-BEAROFF_EFFICIENCY = 0.81
+# Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027),
+# on the lines of the decision window (the player on roll the favourite, 50..90 %).
+CONTACT_EFFICIENCY = 0.79
+BEAROFF_EFFICIENCY = 0.66
 LAST_ROLL_EFFICIENCY = 0.0
-RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.78, 0.93
+RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.74, 0.85
 RACE_PIPS_SHORT, RACE_PIPS_LONG = 40, 120
 #: How far towards a fully live cube (x = 1) the trailer's free double post-Crawford moves x.
-FREE_DOUBLE_SHARE = 0.67
+FREE_DOUBLE_SHARE = 0.60
 
 #: The class names of bgcore._cube_efficiency's codes.
 _CLASS_NAMES = {
