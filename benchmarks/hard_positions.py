@@ -239,13 +239,16 @@ def command_engine(args: argparse.Namespace) -> None:
 
 
 def command_opening(args: argparse.Namespace) -> None:
-    """The engine's 0-ply gammon rates at the opening against its own long rollout of the opening."""
+    """The engine's 0-ply gammon rates at the opening against its own long rollout of the opening.
+
+    Both value the starting position before any roll, doubles included (``evaluate``'s
+    question), so the rollout is not told that it is the first roll of a game."""
     evaluator = engine_evaluator(args.weights, args.race_approximation)
     start = Position.initial()
     zero = evaluate(start, evaluator=evaluator).probabilities
     settings = RolloutSettings(trials=args.trials, seed=args.seed, variance_reduction=True, checker_plies=args.plies)
-    long = rollout(start, settings=settings, evaluator=evaluator, opening=True)
-    print(f"opening: {args.trials} trials, {args.plies}-ply play, variance reduction, first roll no double,"
+    long = rollout(start, settings=settings, evaluator=evaluator)
+    print(f"opening: {args.trials} trials, {args.plies}-ply play, variance reduction, any first roll,"
           f" seed {args.seed}, {long.seconds:.0f} s")
     names = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
     for i, name in enumerate(names):
