@@ -50,6 +50,14 @@ def test_checker_summary_gives_the_standard_error_of_the_mean(small_set):
         standard_error([s["given_up"] for s in scores]))
 
 
+def test_set_large_scores_the_large_file_and_small_stays_the_default(monkeypatch, tmp_path):
+    for arguments, expected in (((), "judge_checker.jsonl"), (("--set", "large"), "judge_checker_large.jsonl")):
+        out = tmp_path / "run.json"
+        run_main(monkeypatch, "checker", "--limit", "3", *arguments, "--out", str(out))
+        assert json.loads(out.read_text())["summary"]["set"] == expected
+    assert CHECKER_SETS["small"] == CHECKER_SET
+
+
 def test_set_large_is_refused_for_cube_decisions(monkeypatch):
     with pytest.raises(SystemExit, match="checker play only"):
         run_main(monkeypatch, "cube", "--set", "large")
