@@ -117,3 +117,15 @@ def test_compare_prints_the_paired_table_of_two_runs(monkeypatch, tmp_path, smal
         run_main(monkeypatch, "checker", "--compare", str(run), str(other))
     with pytest.raises(UnpairedRunsError, match="not a cube run"):
         run_main(monkeypatch, "cube", "--compare", str(run), str(run))
+
+
+def test_paired_differences_of_cube_runs_pair_by_xgid_and_group_by_scenario():
+    def cube(xgid: str, scenario: str, gap: float) -> dict:
+        return {"xgid": xgid, "scenario": scenario, "equity_gap": gap}
+
+    first = [cube("X1", "money", 0.2), cube("X2", "match", 0.1)]
+    second = [cube("X2", "match", 0.3), cube("X1", "money", 0.2)]
+    table = paired_differences(first, second, "cube")
+    assert list(table) == ["match", "money", "all"]
+    assert table["match"]["mean_difference"] == pytest.approx(0.2) and table["match"]["first_better"] == 1.0
+    assert table["money"]["same"] == 1.0 and table["all"]["mean_difference"] == pytest.approx(0.1)
