@@ -13,6 +13,7 @@ converts EMG to MWC.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +26,7 @@ from bgengine.cube.match_model import MatchCubeModel
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.evaluation.evaluator import (
-    ROOT_FILTER, Evaluator, RankedMove, default_evaluator, evaluate, rank_legal_moves,
+    ROOT_FILTER, Evaluator, RankedMove, choose_candidates, default_evaluator, evaluate, rank_legal_moves,
 )
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
@@ -125,6 +126,14 @@ class PlayValue:
             return -theirs
         win, lose = self.emg_reference
         return 2.0 * (1.0 - theirs - lose) / (win - lose) - 1.0
+
+
+    def of_plays(self, position_after: Callable[[int], Position], mover_probabilities: np.ndarray) -> np.ndarray:
+        """The mover's equity after each of n plays from their (n, 5) probabilities; play i
+        leads to ``position_after(i)`` (read only by the cubeful measure)."""
+        if self.opponent is None:
+            return np.asarray(self.linear.equity(mover_probabilities), dtype=np.float64)
+        return np.array([self.after(position_after(i), row) for i, row in enumerate(mover_probabilities)])
 
 
 def cubeful_value(position: Position, match: MatchState, chances: GameProbabilities, met: MatchEquityTable) -> float:
@@ -265,15 +274,16 @@ def _checker(
     if len(legal) == 1:
         only = legal.move(0)
         return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
-    ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator)
+    # The candidates searched deep are the best at 0-ply by the measure itself (at the score).
+    ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator,
+                              candidate_equity=lambda mover_view: measure.of_plays(legal.position_after, mover_view))
     played = legal.move(legal.index(played))  # as the generator lists it
     index = next(i for i, m in enumerate(ranked) if m.move == played)
     deep = ranked[index]
     if deep.plies < plies:  # the played move was not a candidate: search it as deep as the best
         mover_view = evaluate(deep.position, plies=plies, evaluator=evaluator).probabilities.flipped()
         deep = replace(deep, probabilities=mover_view, plies=plies)
-    linear = [float(measure.linear.equity(m.probabilities)) for m in ranked]
-    others = [ranked[i] for i in sorted(_compared(ranked, linear, plies) - {index})]
+    others = [ranked[i] for i in sorted(_compared(ranked, measure, plies) - {index})]
     # Ties go to the played move (listed first): an equal play is no error.
     searched = sorted((Candidate(m.move, measure.after(m.position, m.probabilities), plies) for m in [deep, *others]),
                       key=lambda c: -c.equity)
@@ -284,13 +294,14 @@ def _checker(
     return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept.values()))
 
 
-def _compared(ranked: list[RankedMove], linear: list[float], plies: int) -> set[int]:
-    """The plays compared with the played one: the ones searched ``plies`` deep; at 0-ply
-    the candidates a deeper search would take (``ROOT_FILTER`` by the linear measure)."""
+def _compared(ranked: list[RankedMove], measure: PlayValue, plies: int) -> set[int]:
+    """The plays compared with the played one (indices into ``ranked``): the ones searched
+    ``plies`` deep; at 0-ply the candidates a deeper search would take (``ROOT_FILTER`` by
+    the measure)."""
     if plies > 0:
         return {i for i, m in enumerate(ranked) if m.plies == plies}
-    order = sorted(range(len(ranked)), key=lambda i: -linear[i])[: ROOT_FILTER.keep]
-    return {i for i in order if linear[i] >= linear[order[0]] - ROOT_FILTER.margin}
+    values = measure.of_plays(lambda i: ranked[i].position, np.array([tuple(m.probabilities) for m in ranked]))
+    return set(choose_candidates(values, ROOT_FILTER).tolist())
 
 
 def _luck(
