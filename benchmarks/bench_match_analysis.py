@@ -6,9 +6,11 @@ since gnubg's seed does not make a match repeatable) are analysed by gnubg (``an
 match`` on one thread, cubeful) and by bgengine at the same depth, for each equity measure.
 Compared per player: the checker-play error rate (mEMG per unforced move; goal within 25%
 of gnubg's), which player is rated worse, the overlap of the checker plays gnubg marks very
-bad with the ones bgengine marks, and, move by move, where the error rates differ (plays
-only one side calls an error, and the size of the errors both see) and how far each roll's
-luck is from gnubg's.
+bad with the ones bgengine marks (in all and per player), and, move by move, where the
+error rates differ (plays only one side calls an error, and the size of the errors both
+see; which part of the gap is the candidate set, the evaluators' probabilities and the
+cubeful measure, from the plays and probabilities gnubg's analysed file lists) and how far
+each roll's luck is from gnubg's.
 
 Error rates and overlap over the committed matches, writing the raw figures
 (``--gnubg-cubeless`` also has gnubg rate them cubeless, a diagnostic of what the cube adds;
