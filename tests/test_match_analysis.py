@@ -318,14 +318,16 @@ def test_a_clear_no_double_keeps_its_0_ply_decision_and_a_double_is_searched_dee
     MatchState(match_length=5, score=(1, 4), crawford=False),
     MatchState(),
 ])
-def test_the_cubeful_value_is_cube_decisions_best_action(state):
-    from bgengine.analysis.turns import cubeful_value
-
+def test_the_cubeful_value_after_a_play_is_the_opponents_best_action_by_cube_decision(state):
+    # ``state`` is the opponent's, on roll in ``position`` after the mover's play
     position = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    mover = state.with_changes(on_roll=1 - state.on_roll)
+    measure = PlayValue.of("cubeful", mover)
     for chances in ((0.72, 0.25, 0.01, 0.05, 0.002), (0.55, 0.15, 0.01, 0.1, 0.005), (0.3, 0.05, 0.0, 0.2, 0.02)):
         probabilities = bg.GameProbabilities.from_vector(chances)
         decision = bg.cube_decision(position, state, probabilities=probabilities)
         best = decision.no_double
         if decision.double_take is not None and decision.double_pass is not None:
             best = max(best, min(decision.double_take, decision.double_pass))
-        assert cubeful_value(position, state, probabilities, bg.default_met()) == pytest.approx(best, abs=1e-12)
+        expected = -best if state.is_money else mwc_to_emg(1.0 - best, bg.default_met(), MatchScore.from_match_state(mover))
+        assert measure.after(position, probabilities.flipped()) == pytest.approx(expected, abs=1e-9)

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.cube.efficiency import efficiency_for
-from bgengine.cube.janowski import money_doubling_functions
-from bgengine.cube.match_model import MatchCubeModel
+from bgengine.cube.cubeful import CubefulSearch
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.evaluation.evaluator import (
@@ -95,61 +93,44 @@ class PlayValue:
     """The mover's equity (EMG) after a play, by one of ``EQUITY_MEASURES``.
 
     "money" and "match" are linear in the probabilities (``linear``). "cubeful" puts them
-    through the cube model at the score (``cube_decision``'s model: the opponent on roll,
-    the cube as it is, the position's cube efficiency) and takes the opponent's best cube
-    action, as a player on roll values a position; the mover's MWC is then rescaled to
-    EMG as the linear measures are.
+    through the cube model at the score (``cube_decision``'s model at 0-ply, in C as the
+    cubeful search's leaves: the opponent on roll, the cube as it is, the position's cube
+    efficiency) and takes the opponent's best cube action, as a player on roll values a
+    position; the mover's MWC is then rescaled to EMG as the linear measures are.
     """
 
     linear: EquityWeights
-    opponent: MatchState | None  # the opponent's state before its roll (cubeful only)
-    met: MatchEquityTable
+    mover: MatchState  # the mover's state before its roll
+    cube: CubefulSearch | None = field(compare=False)  # the cube model's values (cubeful only)
     emg_reference: tuple[float, float]  # the mover's MWC after winning and losing a single game
 
     @classmethod
     def of(cls, measure: str, match: MatchState, met: MatchEquityTable | None = None) -> PlayValue:
         table = met or default_met()
-        opponent = None
-        if measure == "cubeful":
-            opponent = match.with_changes(on_roll=1 - match.on_roll, dice=None, double_offered=False)
+        mover = match.with_changes(dice=None, double_offered=False)
+        # The model's values at depth 0 come from the probabilities given: no evaluator is asked.
+        cube = CubefulSearch(None, table) if measure == "cubeful" else None
         reference = (1.0, -1.0) if match.is_money else emg_reference(table, MatchScore.from_match_state(match))
-        return cls(EquityWeights.of(measure, match, met), opponent, table, reference)
+        return cls(EquityWeights.of(measure, match, met), mover, cube, reference)
 
     def after(self, child: Position, mover_probabilities: Any) -> float:
         """The mover's equity after the play leading to ``child`` (the opponent's view)."""
-        if self.opponent is None or child.phase is Phase.OVER:
+        if self.cube is None or child.phase is Phase.OVER:
             # A finished game has no cube left: its cubeless value is exact.
             return float(self.linear.equity(mover_probabilities))
-        chances = GameProbabilities.from_estimate(flipped(tuple(float(v) for v in mover_probabilities)))
-        theirs = cubeful_value(child, self.opponent, chances, self.met)
-        if self.opponent.is_money:
-            return -theirs
+        theirs = flipped(tuple(GameProbabilities.from_estimate(tuple(float(v) for v in mover_probabilities))))
+        mine = self.cube.mover_value(child, self.mover, 0, theirs)
+        if self.mover.is_money:
+            return mine
         win, lose = self.emg_reference
-        return 2.0 * (1.0 - theirs - lose) / (win - lose) - 1.0
-
+        return 2.0 * (mine - lose) / (win - lose) - 1.0
 
     def of_plays(self, position_after: Callable[[int], Position], mover_probabilities: np.ndarray) -> np.ndarray:
         """The mover's equity after each of n plays from their (n, 5) probabilities; play i
         leads to ``position_after(i)`` (read only by the cubeful measure)."""
-        if self.opponent is None:
+        if self.cube is None:
             return np.asarray(self.linear.equity(mover_probabilities), dtype=np.float64)
         return np.array([self.after(position_after(i), row) for i, row in enumerate(mover_probabilities)])
-
-
-def cubeful_value(position: Position, match: MatchState, chances: GameProbabilities, met: MatchEquityTable) -> float:
-    """The player on roll's cubeful value (MWC, or money per cube) with its best cube action:
-    No double, or the taker's best answer to a double when that is better; ``cube_decision``'s
-    model from ``chances`` without building the decision (beavers left out)."""
-    efficiency = efficiency_for(position, None, match).value
-    if match.is_money:
-        functions = money_doubling_functions(chances, match, match.relative_cube_owner(), efficiency)
-    else:
-        model = MatchCubeModel(chances, MatchScore.from_match_state(match), met, efficiency)
-        functions = model.doubling_functions(match.why_no_double())
-    no_double = functions.no_double(chances.win)
-    if functions.double_take is None or functions.double_pass is None:
-        return no_double
-    return max(no_double, min(functions.double_take(chances.win), functions.double_pass))
 
 
 @dataclass(frozen=True)
