@@ -52,8 +52,14 @@ from bgengine.rollouts.monte_carlo import RolloutSettings, rollout  # noqa: E402
 RECORDS = Path(__file__).resolve().parent / "results" / "cube_efficiency_rollouts.json"
 #: Positions whose 0-ply winning chance is outside this window say little about the cube.
 CHANCE_WINDOW = (0.15, 0.9)
+#: The lines the fit uses: the player on roll the favourite, where its double is the question
+#: (the decision compares No double and Double/Take there); the underdog's lines realise more
+#: of the live cube and would pull x up where no double is considered.
+DECISION_WINDOW = (0.5, 0.9)
 POST_CRAWFORD_TRAILER_AWAY = (2, 3, 4, 5)
 MATCH_LENGTH = 7
+#: The pips over which the exact bear-off fit's line is stated: x(pips) = a + b (pips - 6) / 24.
+EXACT_PIPS_FROM, EXACT_PIPS_SPAN = 6, 24
 
 
 def position_class(position: Position) -> str | None:
@@ -175,7 +181,11 @@ def slope(records: list[dict], extra: list[float] | None = None) -> tuple[np.nda
     the class's (a nearly dead cube is rolled out with almost no error and would swamp a
     weighted fit)."""
     terms = np.array([model_terms(record) for record in records])
-    y, z = terms[:, 0], terms[:, 1]
+    return least_squares(terms[:, 0], terms[:, 1], extra)
+
+
+def least_squares(y: np.ndarray, z: np.ndarray, extra: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The unweighted least squares of ``slope`` on given (E - dead, live - dead) pairs."""
     design = z[:, None] if extra is None else np.column_stack([z, z * np.array(extra)])
     inverse = np.linalg.inv(design.T @ design)
     coefficients = inverse @ design.T @ y
@@ -185,8 +195,19 @@ def slope(records: list[dict], extra: list[float] | None = None) -> tuple[np.nda
     return coefficients, errors
 
 
+def in_decision_window(record: dict) -> bool:
+    """A line where the player on roll's double is the question: that player the favourite
+    (DECISION_WINDOW) and, post-Crawford, the trailer (the leader has no use for the cube)."""
+    low, high = DECISION_WINDOW
+    trailer_on_roll = record["match_length"] == 0 or record["score"][0] < record["score"][1]
+    return low <= record["probabilities"][0] <= high and trailer_on_roll
+
+
 def run_fit(args: argparse.Namespace) -> None:
-    records = _load(args.records)
+    records = _load(args.records) if args.all_lines else [r for r in _load(args.records) if in_decision_window(r)]
+    if not args.all_lines:
+        print("lines of the decision window: the player on roll the favourite (50..90 %) and able to double"
+              " (post-Crawford: the trailer)")
     results: dict[str, object] = {}
     for group in ("contact", "race", "bear-off", "post-crawford"):
         chosen = [r for r in records if r["group"] == group]
@@ -221,7 +242,7 @@ def run_exact_bearoff(args: argparse.Namespace) -> None:
     from bgengine.cube.bearoff_exact import exact_money_doubling_functions
     from bgengine.evaluation import race
 
-    ys, zs = [], []
+    ys, zs, pips = [], [], []
     for position in random_bearoff_positions(args.positions, seed=args.seed):
         if position.is_game_over() or is_last_roll(position):
             continue
@@ -233,10 +254,15 @@ def run_exact_bearoff(args: argparse.Namespace) -> None:
             dead = dead_equity(W, L)(p)
             ys.append(value - dead)
             zs.append(live_equity(W, L, owner)(p) - dead)
+            pips.append(position.pip_counts()[0])
     y, z = np.array(ys), np.array(zs)
     x = float(z @ y / (z @ z))
     print(f"exact short bear-offs (seed {args.seed}): x = {x:.3f} over {len(y) // 2} positions;"
           f" mean |E - model| at this x {np.mean(np.abs(y - x * z)):.4f}, at 0.6 {np.mean(np.abs(y - 0.6 * z)):.4f}")
+    (a, b), (ea, eb) = least_squares(y, z, [(n - EXACT_PIPS_FROM) / EXACT_PIPS_SPAN for n in pips])
+    line = a + b * (np.array(pips) - EXACT_PIPS_FROM) / EXACT_PIPS_SPAN
+    print(f"  as a line in the pips of the player on roll: x(pips) = {a:.3f} ± {ea:.3f} + ({b:.3f} ± {eb:.3f})"
+          f" * (pips - {EXACT_PIPS_FROM}) / {EXACT_PIPS_SPAN}; mean |E - model| {np.mean(np.abs(y - line * z)):.4f}")
 
 
 def _load(path: Path) -> list[dict]:
@@ -267,6 +293,7 @@ def main() -> None:
     exact.add_argument("--positions", type=int, default=2000)
     exact.set_defaults(run=run_exact_bearoff)
     fit = commands.add_parser("fit")
+    fit.add_argument("--all-lines", action="store_true", help="every line, not only the decision window's")
     fit.set_defaults(run=run_fit)
     for command in (roll, fit):
         command.add_argument("--records", type=Path, default=RECORDS, help="the JSON file of rolled-out lines")

@@ -73,3 +73,60 @@ def test_a_last_roll_stays_dead_post_crawford_and_a_given_efficiency_is_used_as_
     assert match.is_post_crawford
     assert efficiency_for(position, None, match).value == 0.0
     assert efficiency_for(Position.initial(), 0.68, match).value == 0.68
+
+
+def home_sides(most):
+    """Every home board (points 1..6) with 1..``most`` checkers, as {point: count}."""
+    import itertools
+
+    for n in range(1, most + 1):
+        for points in itertools.combinations_with_replacement(range(1, 7), n):
+            side = {}
+            for p in points:
+                side[p] = side.get(p, 0) + 1
+            yield side
+
+
+def test_the_c_last_roll_rule_is_the_one_sided_tables_sure_bear_off():
+    from bgengine.evaluation import bearoff
+
+    table = bearoff.one_sided_table()
+    for side in home_sides(4):
+        sure = table.rolls_distribution(side)[1] >= 1.0 - 1e-9  # off in one roll with every roll
+        # the side on roll, and the side not on roll (the opponent bears off next turn)
+        assert is_last_roll(Position.from_points(side, opponent={6: 3})) == sure, side
+        assert is_last_roll(Position.from_points({6: 3}, opponent=side)) == sure, side
+
+
+@pytest.mark.parametrize(
+    ("side", "sure"),
+    [({3: 1}, True), ({4: 1}, False), ({2: 1, 1: 1}, True), ({1: 2}, True), ({2: 2}, False),
+     ({1: 3}, False), ({3: 1, 1: 1}, False)],
+)
+def test_last_rolls_by_hand(side, sure):
+    # 2-1 is the worst roll: 3 pips for one checker, or one checker per die
+    assert is_last_roll(Position.from_points(side, opponent={5: 2, 6: 2})) == sure
+
+
+def test_race_efficiency_is_the_straight_line_clamped():
+    from bgengine.cube.efficiency import race_efficiency
+
+    assert race_efficiency(10) == pytest.approx(0.74)
+    assert race_efficiency(40) == pytest.approx(0.74)
+    assert race_efficiency(80) == pytest.approx(0.795)
+    assert race_efficiency(120) == pytest.approx(0.85)
+    assert race_efficiency(160) == pytest.approx(0.85)
+
+
+def test_each_class_gets_its_efficiency_and_the_free_double_raises_it():
+    race = Position.from_points({8: 5, 6: 5, 4: 5}, opponent={9: 5, 6: 5, 5: 5})   # 90 pips on roll
+    bearoff = Position.from_points({6: 4, 5: 3, 2: 3}, opponent={6: 4, 4: 4, 1: 2})
+    assert efficiency_for(race, None).value == pytest.approx(0.74 + 0.11 * 50 / 80)
+    assert efficiency_for(race, None).position_class == "race"
+    assert efficiency_for(bearoff, None).value == pytest.approx(0.66)
+    assert efficiency_for(bearoff, None).position_class == "bear-off"
+    post = MatchState(match_length=7, score=(5, 6))
+    raised = efficiency_for(bearoff, None, post)
+    assert raised.value == pytest.approx(0.66 + FREE_DOUBLE_SHARE * 0.34)
+    assert raised.position_class == "bear-off, post-Crawford free double"
+    assert efficiency_for(None, None, post).value == pytest.approx(0.79 + FREE_DOUBLE_SHARE * 0.21)

@@ -305,8 +305,8 @@ class RecordingReferee(CubeReferee):
         super().__init__(match, in_c=False)
         object.__setattr__(self, "calls", calls)
 
-    def decide(self, mover5, cube_value, owner_from_mover, mover_is_root):
-        action = super().decide(mover5, cube_value, owner_from_mover, mover_is_root)
+    def decide(self, mover5, cube_value, owner_from_mover, mover_is_root, board):
+        action = super().decide(mover5, cube_value, owner_from_mover, mover_is_root, board)
         self.calls.append((cube_value, owner_from_mover, mover_is_root, action))
         return action
 
@@ -579,7 +579,7 @@ class ProbabilityRecordingReferee(CubeReferee):
         super().__init__(match, root_may_double=True, in_c=False)
         object.__setattr__(self, "seen", seen)
 
-    def decide(self, mover5, cube_value, owner_from_mover, mover_is_root):
+    def decide(self, mover5, cube_value, owner_from_mover, mover_is_root, board):
         self.seen.append(tuple(mover5))
         return 0
 

@@ -182,8 +182,8 @@ cdef inline bint _beats(double a, double b) noexcept nogil:
 
 # ----- the referee ------------------------------------------------------------------------------
 
-cdef int match_cube_from(MatchCube* m, object spec) except -1:
-    efficiency, root_away, other_away, crawford, after_crawford, max_cube, pre, post = spec
+cdef int match_cube_from(MatchCube* m, object spec, double efficiency) except -1:
+    root_away, other_away, crawford, after_crawford, max_cube, pre, post = spec
     cdef int size = min(len(pre), MET_MAX_AWAY), i, j
     if not (0 < root_away <= size and 0 < other_away <= size):
         raise ValueError(f"the C match cube holds aways up to {size}")
@@ -264,12 +264,12 @@ cdef double match_luck_scale(const MatchCube* m, int cube_value) noexcept nogil:
 # ----- Python access, for tests against the Python referee -----------------------------------------
 
 cdef class MatchCubeReferee:
-    """The C match cube of one rollout, from a referee's ``match_cube_in_c()`` spec."""
+    """The C match cube at one score, from a ``match_cube_in_c()`` spec, deciding with x = ``efficiency``."""
 
     cdef MatchCube cube
 
-    def __init__(self, spec):
-        match_cube_from(&self.cube, spec)
+    def __init__(self, spec, double efficiency):
+        match_cube_from(&self.cube, spec, efficiency)
 
     def decide(self, p5, int cube_value, int owner, bint mover_is_root):
         """The mover's action code; owner from the mover."""

@@ -11,7 +11,7 @@ cdef enum:
 
 cdef struct MoneyCube:
     bint active                 # 0: the Python referee decides
-    double efficiency           # Janowski's x
+    double efficiency           # Janowski's x of the decision at hand (the kernel sets it per position)
     bint jacoby                 # gammons count single while the cube is centred
     bint beavers                # the doubled side may beaver
     int start_cube              # the rollout's starting cube (values are per starting cube)

@@ -32,6 +32,8 @@ from bgcore._cube_money cimport (MoneyCube, money_decide, money_best_value, mone
                                  MONEY_DOUBLE_TAKE, MONEY_DOUBLE_PASS, MONEY_DOUBLE_BEAVER)
 from bgcore._cube_match cimport (MatchCube, match_cube_from, match_decide, match_position_value,
                                  match_finished_value, match_luck_scale)
+from bgcore._cube_efficiency cimport EfficiencyRule, efficiency_rule_from, board_efficiency
+from cpython.bytes cimport PyBytes_FromStringAndSize
 
 cdef enum:
     NUM_STATS = 7               # the five probabilities, cubeless equity, cubeful value
@@ -54,6 +56,7 @@ cdef struct Kernel:
     PyObject* referee           # the cube referee (a Python object) or NULL for cubeless
     MoneyCube money             # the referee's money cube in C (active: decided without the GIL)
     MatchCube match             # the referee's match cube in C (active: decided without the GIL)
+    EfficiencyRule efficiency   # the C cubes' x, set before each decision from the position's class
     bint root_may_double        # may the root player double before its first roll?
     checker_t* children         # MAX_CHILDREN boards
     float* children5            # MAX_CHILDREN 5-vectors
@@ -188,16 +191,19 @@ cdef inline bint may_double(const Cube* cube, bint mover_is_root) noexcept nogil
     return cube.owner != (-1 if mover_is_root else 1) and 2 * cube.value <= cube.max_value
 
 
-cdef int cube_turn(PyObject* referee, const MoneyCube* money, const MatchCube* match, Cube* cube,
-                   const checker_t* board, bint mover_is_root, float* mover5, double* cubeful) except -1 nogil:
+cdef int cube_turn(PyObject* referee, MoneyCube* money, MatchCube* match, const EfficiencyRule* efficiency,
+                   Cube* cube, const checker_t* board, bint mover_is_root, float* mover5,
+                   double* cubeful) except -1 nogil:
     """The mover's cube action before rolling, by the referee from the mover's 5-vector (at
-    the rollout's cube depth; in C without the GIL when ``money`` or ``match`` is active).
-    Returns 1 when a double was passed (the game ends; cubeful set), else 0."""
+    the rollout's cube depth; in C without the GIL when ``money`` or ``match`` is active,
+    with the cube efficiency of the board's class). Returns 1 when a double was passed
+    (the game ends; cubeful set), else 0."""
     cdef int mover = 1 if mover_is_root else -1
     cdef int action
     if not may_double(cube, mover_is_root):
         return 0
     if money.active:
+        money.efficiency = board_efficiency(efficiency, board)
         action = money_decide(money, mover5, cube.value, cube.owner * mover)
         if action == MONEY_DOUBLE_PASS:
             cubeful[0] = money_finished_value(money, mover, cube.value, cube.owner == 0)
@@ -208,6 +214,7 @@ cdef int cube_turn(PyObject* referee, const MoneyCube* money, const MatchCube* m
             cube.luck_scale = cube.value / <double>money.start_cube
         return 0
     if match.active:
+        match.efficiency = board_efficiency(efficiency, board)
         action = match_decide(match, mover5, cube.value, cube.owner * mover, mover_is_root)
         if action == DOUBLE_PASS:
             cubeful[0] = match_finished_value(match, mover, cube.value)
@@ -220,7 +227,8 @@ cdef int cube_turn(PyObject* referee, const MoneyCube* money, const MatchCube* m
     with gil:
         ref = <object>referee
         action = ref.decide((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
-                            cube.value, cube.owner * mover, mover_is_root)
+                            cube.value, cube.owner * mover, mover_is_root,
+                            PyBytes_FromStringAndSize(<const char*>board, NUM_SLOTS))
         if action == DOUBLE_PASS:
             cubeful[0] = ref.finished_value(mover, cube.value, cube.owner == 0)
             return 1
@@ -231,9 +239,9 @@ cdef int cube_turn(PyObject* referee, const MoneyCube* money, const MatchCube* m
     return 0
 
 
-cdef int cube_final_value(PyObject* referee, const MoneyCube* money, const MatchCube* match, Cube* cube,
-                          const checker_t* board, bint mover_is_root, bint exact_end, const float* mover5,
-                          double* cubeful) except -1 nogil:
+cdef int cube_final_value(PyObject* referee, MoneyCube* money, MatchCube* match,
+                          const EfficiencyRule* efficiency, Cube* cube, const checker_t* board,
+                          bint mover_is_root, bint exact_end, const float* mover5, double* cubeful) except -1 nogil:
     """Cubeful value for the root side when the trial stops: the points of a finished
     game, else the referee's cubeful value of the position (mover5) at this cube."""
     cdef int mover = 1 if mover_is_root else -1
@@ -244,6 +252,7 @@ cdef int cube_final_value(PyObject* referee, const MoneyCube* money, const Match
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
             cubeful[0] = money_finished_value(money, mover * points, cube.value, cube.owner == 0)
         else:
+            money.efficiency = board_efficiency(efficiency, board)
             value = money_best_value(money, mover5, cube.value, cube.owner * mover) * cube.value / money.start_cube
             cubeful[0] = value if mover_is_root else -value
         return 0
@@ -252,6 +261,7 @@ cdef int cube_final_value(PyObject* referee, const MoneyCube* money, const Match
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
             cubeful[0] = match_finished_value(match, mover * points, cube.value)
         else:
+            match.efficiency = board_efficiency(efficiency, board)
             cubeful[0] = match_position_value(match, mover5, cube.value, cube.owner * mover, mover_is_root)
         return 0
     with gil:
@@ -261,7 +271,8 @@ cdef int cube_final_value(PyObject* referee, const MoneyCube* money, const Match
             cubeful[0] = ref.finished_value(mover * points, cube.value, cube.owner == 0)
         else:
             cubeful[0] = ref.position_value((mover5[0], mover5[1], mover5[2], mover5[3], mover5[4]),
-                                            cube.value, cube.owner * mover, mover_is_root)
+                                            cube.value, cube.owner * mover, mover_is_root,
+                                            PyBytes_FromStringAndSize(<const char*>board, NUM_SLOTS))
     return 0
 
 
@@ -298,7 +309,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
             if cube.enabled and (ply > 0 or k.root_may_double) and may_double(cube, mover_is_root):
                 if evaluate_at(k, board, cube_plies_at(k, ply), mover5) < 0:
                     return trial_failed(k, -2)
-                if cube_turn(k.referee, &k.money, &k.match, cube, board, mover_is_root, mover5, &cubeful):
+                if cube_turn(k.referee, &k.money, &k.match, &k.efficiency, cube, board, mover_is_root, mover5, &cubeful):
                     cube_ended = True
                     break
         plies = checker_plies_at(k, ply)
@@ -332,7 +343,7 @@ cdef int run_trial(Kernel* k, const checker_t* root, int first_die1, int first_d
         mover_is_root = not mover_is_root
         ply += 1
     if cube.enabled and not cube_ended:
-        cube_final_value(k.referee, &k.money, &k.match, cube, board, mover_is_root, exact_end, mover5, &cubeful)
+        cube_final_value(k.referee, &k.money, &k.match, &k.efficiency, cube, board, mover_is_root, exact_end, mover5, &cubeful)
     to_root_view(mover5, mover_is_root, root5)
     for j in range(5):
         result[j] = root5[j] - luck_total[j]
@@ -364,11 +375,13 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     BitGenerator used by this call only). ``referee``: None for cubeless, else an object
     with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
     centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
-    bgengine.rollout); a referee whose optional ``money_cube_in_c()`` returns (efficiency,
-    jacoby, beavers, starting cube, maximum cube) has its money decisions and values made
-    in C (_cube_money.pxd) without the GIL, and one whose ``match_cube_in_c()`` returns a
-    match spec (see _cube_match.pxd) its match decisions and values (_cube_match.pxd). The
-    caller validates everything (Python layer).
+    bgengine.rollout; ``decide`` and ``position_value`` also get the mover's board); a
+    referee whose optional ``money_cube_in_c()`` returns (jacoby, beavers, starting cube,
+    maximum cube) has its money decisions and values made in C (_cube_money.pxd) without
+    the GIL, and one whose ``match_cube_in_c()`` returns a match spec (see _cube_match.pxd)
+    its match decisions and values (_cube_match.pxd); such a referee also gives
+    ``efficiency_rule_in_c()`` (_cube_efficiency.pxd): each decision's cube efficiency by the
+    class of its position. The caller validates everything (Python layer).
 
     Lookahead: ``checker_plies`` is the depth of checker play, ``cube_plies`` that of the
     5-vector given to the referee's ``decide`` (and of a passed double's cubeless value);
@@ -418,13 +431,16 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.root_may_double = referee is not None and referee.root_may_double
     k.money.active = False
     money = None if referee is None else getattr(referee, "money_cube_in_c", lambda: None)()
-    if money is not None:  # (efficiency, jacoby, beavers, starting cube, maximum cube)
+    if money is not None:  # (jacoby, beavers, starting cube, maximum cube)
         k.money.active = True
-        k.money.efficiency, k.money.jacoby, k.money.beavers, k.money.start_cube, k.money.max_cube = money
+        k.money.efficiency = 0.0
+        k.money.jacoby, k.money.beavers, k.money.start_cube, k.money.max_cube = money
     k.match.active = False
     match = None if referee is None or money is not None else getattr(referee, "match_cube_in_c", lambda: None)()
-    if match is not None:  # (efficiency, root away, other away, crawford, after Crawford, max cube, MET)
-        match_cube_from(&k.match, match)
+    if match is not None:  # (root away, other away, crawford, after Crawford, max cube, MET)
+        match_cube_from(&k.match, match, 0.0)
+    if money is not None or match is not None:  # x per decision, by the position's class
+        efficiency_rule_from(&k.efficiency, referee.efficiency_rule_in_c())
     k.checker_plies = checker_plies
     k.cube_plies = cube_plies
     k.later_plies = later_plies

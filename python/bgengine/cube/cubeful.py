@@ -98,8 +98,8 @@ class CubefulSearch:
         """The C match model at this score (cached), None beyond the aways it holds."""
         key = (match.away(match.on_roll), match.away(1 - match.on_roll), match.crawford, match.max_cube, efficiency)
         if key not in self._match_cubes:
-            spec = match_cube_spec(match, efficiency, self.met)
-            self._match_cubes[key] = None if spec is None else MatchCubeReferee(spec)
+            spec = match_cube_spec(match, self.met)
+            self._match_cubes[key] = None if spec is None else MatchCubeReferee(spec, efficiency)
         return self._match_cubes[key]
 
     def _after_rolls(self, position: Position, match: MatchState, depth: int) -> float:

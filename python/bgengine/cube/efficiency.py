@@ -5,36 +5,47 @@ Chosen from the engine's own data, never from another engine's answers (docs/cub
 
 * **contact, race, bear-off**: the least-squares x that makes Janowski's model reproduce the
   engine's own cubeful rollouts of positions from its seeded self-play
-  (``benchmarks/fit_cube_efficiency.py``): contact 0.84; races a straight line in the pip
-  count of the player on roll from 0.78 at 40 pips to 0.93 at 120 (clamped outside);
-  bear-offs (every checker home) 0.81.
+  (``benchmarks/fit_cube_efficiency.py``), over the lines in the decision window (the player
+  on roll the favourite, 50..90 %: where its double is the question): contact 0.79; races a
+  straight line in the pip count of the player on roll from 0.74 at 40 pips to 0.85 at 120
+  (clamped outside); bear-offs (every checker home) 0.66.
 * **last roll** (from the rules): one side bears off with every roll of its next turn, so
   the game ends before anyone can use the cube again: the cube is dead, x = 0 (and the
   taker of a double cannot redouble in time to matter).
 * **post-Crawford free double**: after the Crawford game the leader (1-away) gains nothing
   from the cube, so the trailer's double costs nothing and is never late by more than an
   exchange; the class's x is moved a share ``FREE_DOUBLE_SHARE`` of the way to 1, the share
-  fitted the same way on post-Crawford rollouts.
+  fitted the same way on post-Crawford rollouts (the trailer on roll and the favourite: the
+  only side whose double is a question there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgcore import _cube_efficiency
+
 from bgengine.errors import InvalidCubeSettingsError, InvalidPositionError
 from bgengine.match_state import MatchState
-from bgengine.position import Phase, Position
+from bgengine.position import Position
 
-# Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027).
-CONTACT_EFFICIENCY = 0.84
-BEAROFF_EFFICIENCY = 0.81
+# Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027),
+# on the lines of the decision window (the player on roll the favourite, 50..90 %).
+CONTACT_EFFICIENCY = 0.79
+BEAROFF_EFFICIENCY = 0.66
 LAST_ROLL_EFFICIENCY = 0.0
-RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.78, 0.93
+RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.74, 0.85
 RACE_PIPS_SHORT, RACE_PIPS_LONG = 40, 120
 #: How far towards a fully live cube (x = 1) the trailer's free double post-Crawford moves x.
-FREE_DOUBLE_SHARE = 0.67
+FREE_DOUBLE_SHARE = 0.60
 
-HOME_POINTS = 6
+#: The class names of bgcore._cube_efficiency's codes.
+_CLASS_NAMES = {
+    _cube_efficiency.CONTACT: "contact",
+    _cube_efficiency.RACE: "race",
+    _cube_efficiency.BEAROFF: "bear-off",
+    _cube_efficiency.LAST_ROLL: "last roll",
+}
 
 
 @dataclass(frozen=True)
@@ -50,12 +61,30 @@ class CubeEfficiency:
         return f"{self.value:.3f} ({self.position_class})"
 
 
+def has_free_double(match: MatchState | None) -> bool:
+    """Post-Crawford with one side 1-away: the trailer's double costs nothing."""
+    return match is not None and match.is_post_crawford
+
+
+def efficiency_rule(given: float | None = None, match: MatchState | None = None) -> tuple[float, ...]:
+    """The numbers of the efficiency rule for bgcore._cube_efficiency (the classes and the curve
+    are defined there, once, for the cube model and the rollout referee alike): (given x or -1,
+    contact, race short, race long, race pips short, race pips long, bear-off, last roll,
+    post-Crawford free-double share or 0)."""
+    return (
+        -1.0 if given is None else checked_efficiency(given),
+        CONTACT_EFFICIENCY, RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG, float(RACE_PIPS_SHORT),
+        float(RACE_PIPS_LONG), BEAROFF_EFFICIENCY, LAST_ROLL_EFFICIENCY,
+        FREE_DOUBLE_SHARE if has_free_double(match) else 0.0,
+    )
+
+
+_CLASS_RULE = efficiency_rule()
+
+
 def race_efficiency(pips: int) -> float:
     """Cube efficiency of a race in which the player on roll has ``pips`` to go."""
-    share = (min(max(pips, RACE_PIPS_SHORT), RACE_PIPS_LONG) - RACE_PIPS_SHORT) / (
-        RACE_PIPS_LONG - RACE_PIPS_SHORT
-    )
-    return RACE_EFFICIENCY_SHORT + share * (RACE_EFFICIENCY_LONG - RACE_EFFICIENCY_SHORT)
+    return _cube_efficiency.efficiency_of_class(_CLASS_RULE, _cube_efficiency.RACE, pips)
 
 
 def is_last_roll(position: Position) -> bool:
@@ -64,19 +93,7 @@ def is_last_roll(position: Position) -> bool:
     Then the game ends before the cube can be turned again (the player on roll wins now or
     the opponent wins next): the cube has no future.
     """
-    if position.phase is not Phase.BEAROFF:
-        return False
-    own, theirs, _, _ = position.points()
-    return _off_in_one_roll(own) or _off_in_one_roll(theirs)
-
-
-def _off_in_one_roll(points: dict[int, int]) -> bool:
-    from bgengine.evaluation import bearoff
-
-    if not points or any(p > HOME_POINTS for p in points):
-        return False
-    distribution = bearoff.one_sided_table().rolls_distribution(points)
-    return bool(distribution[1] >= 1.0 - 1e-9)
+    return _cube_efficiency.position_class(position.to_bytes()) == _cube_efficiency.LAST_ROLL
 
 
 def cube_efficiency(position: Position) -> float:
@@ -86,21 +103,11 @@ def cube_efficiency(position: Position) -> float:
 
 def position_efficiency(position: Position) -> CubeEfficiency:
     """x and the class of the position it comes from."""
-    phase = position.phase
-    if phase is Phase.CONTACT:
-        return CubeEfficiency(CONTACT_EFFICIENCY, "contact")
-    if phase is Phase.RACE:
-        return CubeEfficiency(race_efficiency(position.pip_counts()[0]), "race")
-    if phase is Phase.BEAROFF:
-        if is_last_roll(position):
-            return CubeEfficiency(LAST_ROLL_EFFICIENCY, "last roll")
-        return CubeEfficiency(BEAROFF_EFFICIENCY, "bear-off")
-    raise InvalidPositionError("the game is over: there is no cube decision")
-
-
-def has_free_double(match: MatchState) -> bool:
-    """Post-Crawford with one side 1-away: the trailer's double costs nothing."""
-    return match.is_post_crawford
+    board = position.to_bytes()
+    position_class = _cube_efficiency.position_class(board)
+    if position_class == _cube_efficiency.OVER:
+        raise InvalidPositionError("the game is over: there is no cube decision")
+    return CubeEfficiency(_cube_efficiency.efficiency(_CLASS_RULE, board), _CLASS_NAMES[position_class])
 
 
 def efficiency_for(position: Position | None, given: float | None, match: MatchState | None = None) -> CubeEfficiency:
@@ -108,9 +115,13 @@ def efficiency_for(position: Position | None, given: float | None, match: MatchS
     for the post-Crawford free double (not in a last roll, where the cube is dead)."""
     if given is not None:
         return CubeEfficiency(checked_efficiency(given), "given")
-    base = CubeEfficiency(CONTACT_EFFICIENCY, "no position") if position is None else position_efficiency(position)
-    if match is not None and has_free_double(match) and base.value > 0.0:
-        value = base.value + FREE_DOUBLE_SHARE * (1.0 - base.value)
+    if position is None:
+        base = CubeEfficiency(CONTACT_EFFICIENCY, "no position")
+        value = _cube_efficiency.efficiency_of_class(efficiency_rule(None, match), _cube_efficiency.CONTACT, 0)
+    else:
+        base = position_efficiency(position)
+        value = _cube_efficiency.efficiency(efficiency_rule(None, match), position.to_bytes())
+    if value != base.value:
         return CubeEfficiency(value, f"{base.position_class}, post-Crawford free double")
     return base
 

@@ -103,14 +103,15 @@ class MatchCubeModel:
         return DoublingFunctions(no_double, double_take, self.after_game(cube, 0), note=note)
 
 
-def match_cube_spec(match: MatchState, efficiency: float, met: MatchEquityTable) -> tuple[Any, ...] | None:
+def match_cube_spec(match: MatchState, met: MatchEquityTable) -> tuple[Any, ...] | None:
     """This model for the C match cube (bgcore._cube_match) at ``match``'s score, seen from
-    its player on roll: (efficiency, away, opponent's away, Crawford game, after the Crawford
-    game, maximum cube, pre-Crawford rows, post-Crawford row); None when the table or the
-    aways go beyond what the C cube holds (or the table does not cover the score)."""
+    its player on roll: (away, opponent's away, Crawford game, after the Crawford game,
+    maximum cube, pre-Crawford rows, post-Crawford row); the cube efficiency is given apart
+    (it goes with the position). None when the table or the aways go beyond what the C cube
+    holds (or the table does not cover the score)."""
     away, opponent_away = match.away(match.on_roll), match.away(1 - match.on_roll)
     if match.is_money or max(away, opponent_away) > min(met.length, C_MAX_AWAY):
         return None
     score = MatchScore.from_match_state(match)
-    return (efficiency, away, opponent_away, match.crawford, score.after_crawford_game_started, match.max_cube,
+    return (away, opponent_away, match.crawford, score.after_crawford_game_started, match.max_cube,
             met.pre_crawford, met.post_crawford)

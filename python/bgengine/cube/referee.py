@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgengine.cube.decision import CubeAction, cube_decision
-from bgengine.cube.efficiency import checked_efficiency, efficiency_for
+from bgengine.cube.efficiency import checked_efficiency, efficiency_rule
 from bgengine.match_state import CubeOwner
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.cube.match_model import match_cube_spec
 from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
+from bgengine.position import Position
 from bgengine.probabilities import EquityUnit, GameProbabilities
 from bgengine.rollouts.referee import DOUBLE_BEAVER, DOUBLE_PASS, DOUBLE_TAKE, NO_DOUBLE, RefereeFactory
 
@@ -55,14 +56,18 @@ class CubeReferee:
         largest = m.cube_value if m.crawford else m.max_cube
         return m.cube_value, owner, largest
 
-    def money_cube_in_c(self) -> tuple[float, bool, bool, int, int] | None:
-        """(efficiency, jacoby, beavers, starting cube, maximum cube) for the kernel to decide
-        money games in C without the GIL, the same model as ``decide``; None: ask ``decide``."""
+    def efficiency_rule_in_c(self) -> tuple[float, ...]:
+        """The cube efficiency rule for the kernel (``efficiency.efficiency_rule``): the given x,
+        else each decision's by the class of its position, as ``decide`` and ``cube_decision``."""
+        return efficiency_rule(self.efficiency, self.match)
+
+    def money_cube_in_c(self) -> tuple[bool, bool, int, int] | None:
+        """(jacoby, beavers, starting cube, maximum cube) for the kernel to decide money games
+        in C without the GIL, the same model as ``decide``; None: ask ``decide``."""
         m = self.match
         if not (self.in_c and m.is_money):
             return None
-        efficiency = efficiency_for(None, self.efficiency, m).value
-        return efficiency, m.jacoby, m.beavers, m.cube_value, m.max_cube
+        return m.jacoby, m.beavers, m.cube_value, m.max_cube
 
     def match_cube_in_c(self) -> tuple[Any, ...] | None:
         """The match model for the kernel to decide match games in C without the GIL, the
@@ -71,7 +76,7 @@ class CubeReferee:
         m = self.match
         if not self.in_c or m.is_money:
             return None
-        return match_cube_spec(m, efficiency_for(None, self.efficiency, m).value, self._met())
+        return match_cube_spec(m, self._met())
 
     def _state(self, cube_value: int, owner_from_mover: int, mover_is_root: bool) -> MatchState:
         """The match state with the player on roll being the mover (player 0 is the root)."""
@@ -81,9 +86,12 @@ class CubeReferee:
             cube_value=cube_value, cube_owner=owner, on_roll=on_roll, dice=None, double_offered=False
         )
 
-    def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> int:
-        """The mover's action at 0-ply from the mover's probabilities, as a kernel code."""
+    def decide(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool,
+               board: bytes) -> int:
+        """The mover's action at 0-ply from the mover's probabilities, as a kernel code; the
+        board (the mover's view) gives the cube efficiency's class."""
         decision = cube_decision(
+            Position._trusted(board),
             match=self._state(cube_value, owner_from_mover, mover_is_root),
             probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
@@ -101,9 +109,11 @@ class CubeReferee:
         won, lost = (root_points, 0) if root_points > 0 else (0, -root_points)
         return mwc_after_game(self._met(), score, won, lost)
 
-    def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool) -> float:
+    def position_value(self, mover5: Sequence[float], cube_value: int, owner_from_mover: int, mover_is_root: bool,
+                       board: bytes) -> float:
         """0-ply cubeful value for the root of a position where the game stops (truncation)."""
         decision = cube_decision(
+            Position._trusted(board),
             match=self._state(cube_value, owner_from_mover, mover_is_root),
             probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
@@ -141,8 +151,8 @@ _ACTION_CODES = {
 
 def cube_referee(cube_efficiency: float | None = None, *, in_c: bool = True) -> RefereeFactory:
     """The referee factory of cubeful rollouts: cube decisions at 0-ply with this Janowski
-    cube efficiency (None: ``cube_decision`` without a position: the contact value, raised
-    post-Crawford for the free double; the kernel passes probabilities, not positions).
+    cube efficiency (None: each decision's by the class of its position, raised post-Crawford
+    for the free double, as ``cube_decision`` at the top level).
     Games are decided in C inside the kernel, without the GIL (the same model and
     decisions), unless ``in_c`` is False: then through ``cube_decision``."""
     efficiency = None if cube_efficiency is None else checked_efficiency(cube_efficiency)

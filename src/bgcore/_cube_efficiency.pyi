@@ -1,0 +1,9 @@
+CONTACT: int
+RACE: int
+BEAROFF: int
+LAST_ROLL: int
+OVER: int
+
+def position_class(board: bytes) -> int: ...
+def efficiency_of_class(spec: tuple[float, ...], position_class: int, pips: int) -> float: ...
+def efficiency(spec: tuple[float, ...], board: bytes) -> float: ...
