@@ -5,6 +5,10 @@ Each benchmark first checks its workload exactly (counts, and the batched kernel
 one-at-a-time evaluation), so a faster wrong answer cannot pass. Rates are in each
 benchmark's ``extra_info``.
 
+Encoding 1 against encoding 2 (the shipped weights widened with zero rows: the same values,
+the contact units computed and added), batched 0-ply on contact boards, side by side in
+CPU time: ``python benchmarks/bench_evaluator.py encodings --rounds 15``.
+
 The long strength measurement (cubeless money games against PubEval, alternating starts):
 ``python benchmarks/bench_evaluator.py strength --games 10000 --seed 1``; the same against
 another network: ``... strength --opponent path/to/weights.npz``; the engines value races
@@ -31,6 +35,7 @@ from bgcore import _engine, _nn, _selfplay
 from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
+from bgengine.evaluation.network_weights import widened
 from bgengine.evaluation.pubeval import pubeval_player
 from bgengine.evaluation.race_network import shipped_race_network
 from bgengine.probabilities import equity
@@ -68,6 +73,38 @@ def test_zero_ply_batched_through_the_kernel(benchmark):
     assert np.array_equal(batched[::997], singles)
     benchmark(network.evaluate_trusted, boards)
     _rate(benchmark, "evaluations_per_second", SAMPLE_BOARDS)
+
+
+CONTACT_BOARDS = 10_000
+
+
+def contact_boards(count: int, seed: int) -> np.ndarray:
+    return np.array([np.asarray(p) for p in contact_positions(count, seed)], dtype=np.int8)
+
+
+@pytest.mark.parametrize("encoding", [1, 2])
+def test_zero_ply_batched_contact_by_encoding(benchmark, encoding):
+    network = widened(default_evaluator().network, encoding)
+    boards = contact_boards(CONTACT_BOARDS, SAMPLE_SEED)
+    assert boards.shape == (CONTACT_BOARDS, 26)
+    assert np.array_equal(network.evaluate_trusted(boards), default_evaluator().network.evaluate_trusted(boards))
+    benchmark(network.evaluate_trusted, boards)
+    _rate(benchmark, "contact_evaluations_per_second", CONTACT_BOARDS)
+
+
+def encoding_rates(rounds: int, seed: int) -> dict[int, list[float]]:
+    """Batched 0-ply contact evaluations per CPU second of the shipped network in encoding 1
+    and widened to encoding 2, the two timed in turn each round."""
+    boards = contact_boards(CONTACT_BOARDS, seed)
+    networks = {encoding: widened(default_evaluator().network, encoding) for encoding in (1, 2)}
+    rates: dict[int, list[float]] = {encoding: [] for encoding in networks}
+    for _ in range(rounds):
+        for encoding, network in networks.items():
+            started = time.process_time()
+            for _ in range(5):
+                network.evaluate_trusted(boards)
+            rates[encoding].append(5 * len(boards) / (time.process_time() - started))
+    return rates
 
 
 def test_zero_ply_one_at_a_time_through_python(benchmark):
@@ -215,7 +252,8 @@ def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel", "encodings"])
+    parser.add_argument("--rounds", type=int, default=15, help="rounds of the encodings comparison")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
@@ -232,6 +270,15 @@ def main(argv: list[str] | None = None) -> int:
         same, total, difference = agreement_with_gnubg(args.games, args.seed)
         print(f"engine at 0-ply chose gnubg's 0-ply move in {same} of {total} positions ({same / total:.1%});"
               f" mean |equity difference| of the positions {difference:.4f}")
+        return 0
+    if args.what == "encodings":
+        rates = encoding_rates(args.rounds, args.seed)
+        median = {encoding: float(np.median(values)) for encoding, values in rates.items()}
+        for encoding, rate in median.items():
+            print(f"encoding {encoding}: {rate / 1e6:.3f} M batched contact evaluations per CPU second"
+                  f" (median of {args.rounds} rounds, {CONTACT_BOARDS} boards x 5 each)")
+        ratios = np.array(rates[2]) / np.array(rates[1])
+        print(f"encoding 2 / encoding 1: {np.median(ratios):.3f} (median of the rounds' ratios)")
         return 0
     if args.what == "heuristic":
         ppg, se = points_against_heuristic(args.games, args.seed, args.plies)

@@ -167,28 +167,33 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
 
     from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, default_evaluator
     from bgengine.training.dataset import save_shard, shard_path
-    from bgengine.training.fit_job import KINDS, fit_network
+    from bgengine.training.fit_job import evaluator_kind, fit_network
     from bgengine.training.labels import search_label_shard
     from bgengine.training.positions import GenerationSettings, generate_chunk
 
     from_the_opening = GenerationSettings(games=1, scenario_weights=(1.0, 0.0, 0.0, 0.0, 0.0))
-    # Labels by the engine with the race approximation: with these few labels one epoch then
-    # lowers the validation loss (with the race network's labels the start stays the best).
+    # Labels by the engine with the race approximation: with these few labels two epochs then
+    # lower the validation loss (with the race network's labels the start stays the best).
     teacher = default_evaluator(use_race_network=False)
     for index in range(10):
         positions = generate_chunk(6, index, from_the_opening, set())
         save_shard(shard_path(tmp_path / "labels", index), search_label_shard(positions, teacher, 1, "t"))
-    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
-        for epochs in (0, 1):
-            record = fit_network(KINDS["evaluator"], tmp_path / f"run{epochs}", FitSettings(seed=2, hidden=128, max_epochs=epochs),
-                                 [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
-            assert record["initial_weights"]["path"] == str(shipped)
-            assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
     boards = generate_chunk(6, 0, from_the_opening, set()).boards
-    untouched = NetworkEvaluator.from_file(tmp_path / "run0" / "evaluator_weights.npz")
-    np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
-    tuned = NetworkEvaluator.from_file(tmp_path / "run1" / "evaluator_weights.npz")
-    assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)
+    for encoding in (1, 2):  # 2: the shipped weights widened with zero rows, the same values at first
+        runs = tmp_path / f"encoding{encoding}"
+        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
+            for epochs in (0, 2):
+                record = fit_network(evaluator_kind(encoding), runs / f"run{epochs}",
+                                     FitSettings(seed=2, hidden=128, max_epochs=epochs),
+                                     [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
+                assert record["initial_weights"]["path"] == str(shipped)
+                assert record["encoding"]["encoding"] == encoding
+                assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
+        untouched = NetworkEvaluator.from_file(runs / "run0" / "evaluator_weights.npz")
+        assert untouched.network.encoding == encoding
+        np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
+        tuned = NetworkEvaluator.from_file(runs / "run2" / "evaluator_weights.npz")
+        assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)
 
 
 def test_an_anchored_run_stays_nearer_its_start_and_resumes_exactly(tmp_path):

@@ -63,6 +63,10 @@ class InvalidSettingsError(BgEngineError, ValueError):
     """Options that cannot work together or are out of range (e.g. rollout settings)."""
 
 
+class NetworkEncodingError(BgEngineError, ValueError):
+    """Network weights whose input encoding is not the one asked for, or does not fit their shape."""
+
+
 class MoveIndexError(IllegalMoveError, IndexError):
     """An index into a ``MoveList`` that is not a whole number within the list's length."""
 

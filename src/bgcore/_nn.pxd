@@ -11,21 +11,31 @@ from bgcore._outcomes cimport (NUM_OUTPUTS, OUT_WIN, OUT_WIN_GAMMON, OUT_WIN_BAC
 
 cdef enum:
     INPUTS_PER_SIDE = 105           # 24 points x 4 units, bar (2), off, pips, 5 features
-    NUM_INPUTS = 211                # both sides and one contact flag
-    MAX_ACTIVE_INPUTS = 211         # an upper bound of non-zero inputs of one board
+    NUM_INPUTS = 211                # encoding 1: both sides and one contact flag
+    CONTACT_UNITS_PER_SIDE = 8      # encoding 2 appends these for each side (contact_units)
+    NUM_INPUTS_2 = NUM_INPUTS + 2 * CONTACT_UNITS_PER_SIDE
+    MAX_INPUTS = NUM_INPUTS_2       # the longest input vector of any encoding
+    MAX_ACTIVE_INPUTS = MAX_INPUTS  # an upper bound of non-zero inputs of one board
     MAX_HIDDEN = 512
+    MAX_ENCODING = 2
 
 # Weights of a one-hidden-layer network; the arrays are owned by the Python object that
 # fills this struct (bgcore._nn.NeuralNet) and must outlive every call that uses it.
 ctypedef struct Network:
+    int encoding                    # 1: the 211 inputs; 2: those and the contact units
+    int num_inputs                  # inputs_of(encoding)
     int num_hidden
-    float* hidden_weights           # [NUM_INPUTS][num_hidden], row per input (sparse adds)
+    float* hidden_weights           # [num_inputs][num_hidden], row per input (sparse adds)
     float* hidden_bias              # [num_hidden]
     float* output_weights           # [NUM_OUTPUTS][num_hidden]
     float* output_bias              # [NUM_OUTPUTS]
 
-# Non-zero inputs of a board as (index, value) pairs; returns how many.
-cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil
+# Length of the input vector of an encoding (1 or 2).
+cdef int inputs_of(int encoding) noexcept nogil
+
+# Non-zero inputs of a board in an encoding (1 or 2) as (index, value) pairs; returns how many.
+cdef int encode_sparse(const checker_t* board, int encoding, int* indices,
+                       float* values) noexcept nogil
 
 # Raw sigmoid outputs for one board, also returning the hidden activations (for training).
 cdef void forward_raw(const Network* net, const int* indices, const float* values,

@@ -7,7 +7,12 @@ own side): four units per point (>=1, >=2, >=3 checkers, then (n-3)/2 for the ex
 two bar units (>=1, n/4), checkers off /15, pips /150 and five hand-crafted features
 (blots in direct range of an enemy checker, anchors in the enemy home board, longest
 prime, enemy points in front of the rearmost checker, and direct-shot blots weighted by
-the enemy's home-board strength); finally one contact flag. The hidden layer sums only
+the enemy's home-board strength); finally one contact flag. That is encoding 1 (211
+inputs). Encoding 2 appends, for each side in the same order and numbering, eight contact
+units that look at both sides' checkers (``contact_units``: rolls that hit a blot, the pips
+such a hit costs, rolls that escape the rearmost checker, containment over 12 points,
+indirect shots, mobility, pips to break contact, rolls that dance). A network says which
+encoding it takes (``Network.encoding``). The hidden layer sums only
 the non-zero inputs (rows of a row-per-input weight matrix), which is what makes the
 forward pass fast.
 """
@@ -75,7 +80,16 @@ cdef inline float sigmoid(float x) noexcept nogil:
 cdef extern from *:
     """
     #if defined(__GNUC__)
+    #if defined(__POPCNT__)
     #define bg_popcount(x) __builtin_popcount(x)
+    #else
+    /* without the popcnt instruction GCC calls a library function: bit arithmetic is faster */
+    static inline int bg_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    #endif
     #define bg_highest_bit(x) ((x) ? 31 - __builtin_clz(x) : 0)
     #define bg_lowest_bit(x) __builtin_ctz(x)
     #else
@@ -243,12 +257,224 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
     return active
 
 
-cdef int encode_sparse(const checker_t* board, int* indices, float* values) noexcept nogil:
+# Encoding 2's contact units of one side (offsets after the side's first unit): both sides'
+# checkers decide them, so they come after every unit of encoding 1.
+cdef enum:
+    CONTACT_HIT_ROLLS = 0           # rolls of 36 on which the enemy hits a blot / 36
+    CONTACT_HIT_LOSS = 1            # pips the farthest-back hittable blot loses, over the 36 / (36 * 24)
+    CONTACT_ESCAPE_ROLLS = 2        # rolls of 36 taking the rearmost past the enemy's points / 36
+    CONTACT_CONTAINMENT = 3         # enemy points among the 12 in front of the rearmost / 12
+    CONTACT_INDIRECT_SHOTS = 4      # (blot, enemy-occupied point 7..12 pips before it) / 10
+    CONTACT_MOBILITY = 5            # (checker outside home, die) landing on no enemy point / 60
+    CONTACT_BREAK_CONTACT = 6       # pips to bring the checkers behind the enemy's rearmost past it / 100
+    CONTACT_DANCE_ROLLS = 7         # with checkers on the bar: rolls of 36 that do not enter / 36
+
+
+cdef inline void tally_hits(unsigned int hit, int weight, int* rolls, int* loss) noexcept nogil:
+    """Count a roll of ``weight`` (of 36) that hits ``hit`` (maybe none), with the pips its
+    farthest-back blot (lowest own point) would lose."""
+    rolls[0] += weight * (hit != 0)
+    loss[0] += weight * (25 - lowest_bit(hit | (<unsigned int>1 << 25)))
+
+
+# The 21 distinct rolls as the bits of a mask (the double d-d bit d - 1, then the others),
+# so that the rolls with some property are unions and intersections of masks made once.
+cdef unsigned int ROLL_BIT[7][7]
+cdef unsigned int ROLLS_SHOWING[64]     # by a set of die values (bit d - 1): the rolls showing one
+cdef unsigned int ROLLS_ADDING_TO[512]  # by a set of sums 3..11 (bit s - 3): the non-doubles adding to one
+cdef int POPCOUNT6[64]                  # bits set in a 6-bit value (six points, six doubles)
+
+
+cdef void fill_roll_masks() noexcept nogil:
+    cdef int a, b, subset, bit = 6
+    for a in range(1, 7):
+        ROLL_BIT[a][a] = <unsigned int>1 << (a - 1)
+        for b in range(a + 1, 7):
+            ROLL_BIT[a][b] = <unsigned int>1 << bit
+            ROLL_BIT[b][a] = ROLL_BIT[a][b]
+            bit += 1
+    for subset in range(64):
+        POPCOUNT6[subset] = popcount(subset)
+        ROLLS_SHOWING[subset] = 0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                if (subset >> (a - 1)) & 1 or (subset >> (b - 1)) & 1:
+                    ROLLS_SHOWING[subset] |= ROLL_BIT[a][b]
+    for subset in range(512):
+        ROLLS_ADDING_TO[subset] = 0
+        for a in range(1, 7):
+            for b in range(a + 1, 7):
+                if (subset >> (a + b - 3)) & 1:
+                    ROLLS_ADDING_TO[subset] |= ROLL_BIT[a][b]
+
+
+fill_roll_masks()
+
+
+cdef inline int rolls_of(unsigned int mask) noexcept nogil:
+    """How many of the 36 rolls a mask of the 21 holds (the non-doubles twice)."""
+    return POPCOUNT6[mask & 0x3F] + 2 * popcount(mask >> 6)
+
+
+cdef inline unsigned int reaching_rolls(unsigned int targets, unsigned int open_) noexcept nogil:
+    """The rolls (mask) on which one checker moves a distance in ``targets`` (bit d: d pips,
+    1..24) stopping only on open points (bit j of ``open_``: the point j pips from where it
+    starts, or equally from where it ends, is open): one die, both dice one after the other,
+    or 2..4 steps of a double."""
+    cdef unsigned int further, rolls = ROLLS_SHOWING[(targets >> 1) & 63]
+    cdef int d
+    rolls |= ROLLS_ADDING_TO[(targets >> 3) & 511] & ROLLS_SHOWING[(open_ >> 1) & 63]
+    for d in range(1, 7):           # d-d: 2, 3 or 4 steps, from an open point d pips on
+        further = (open_ >> (3 * d)) & (targets >> (4 * d))
+        further = (targets >> (2 * d)) | ((open_ >> (2 * d)) & ((targets >> (3 * d)) | further))
+        rolls |= ((open_ >> d) & further & 1) << (d - 1)
+    return rolls
+
+
+cdef inline unsigned int hittable_blots(unsigned int hitters, int bar, unsigned int landing,
+                                        unsigned int blots, int d1, int d2) noexcept nogil:
+    """The blots (bit p: own point p) the enemy can hit on the roll d1-d2 with ``bar`` > 0
+    checkers on its bar, which enter first (on own point d), and its checkers on the board
+    at ``hitters`` (own numbering: they move up): the dice left after entering move one
+    checker each or one checker both, every point landed on in ``landing`` (not held by
+    this side)."""
+    cdef unsigned int x, hit = 0
+    cdef int k
+    if d1 == d2:
+        if not (landing >> d1) & 1:
+            return 0
+        hit = blots & (<unsigned int>1 << d1)
+        x = hitters | (<unsigned int>1 << d1)
+        for k in range(4 - bar):        # steps left once the bar is empty (may be none)
+            x <<= d1
+            hit |= x & blots
+            x &= landing
+        return hit
+    if bar == 1:                        # one die enters, the other is free
+        if (landing >> d1) & 1:
+            x = hitters | (<unsigned int>1 << d1)
+            hit |= ((x << d2) | (<unsigned int>1 << d1)) & blots
+        if (landing >> d2) & 1:
+            x = hitters | (<unsigned int>1 << d2)
+            hit |= ((x << d1) | (<unsigned int>1 << d2)) & blots
+        return hit
+    return ((<unsigned int>1 << d1) | (<unsigned int>1 << d2)) & blots   # both dice enter
+
+
+cdef void count_hits(const Side* own, const Side* enemy, unsigned int blots, int* rolls,
+                     int* loss) noexcept nogil:
+    """Rolls of the 36 on which the enemy hits one of ``blots``, and the pips the farthest-back
+    blot it can hit on each would lose, summed over them."""
+    cdef unsigned int hitters = enemy.occupied_seen & POINT_BITS, landing = ~own.made & POINT_BITS
+    cdef unsigned int x, hit, hit_from, targets, open_, reach, seen = 0
+    cdef int p, a, b, k, bar = count_on(enemy, 25)
+    if bar:
+        for a in range(1, 7):
+            for b in range(a, 7):
+                tally_hits(hittable_blots(hitters, bar, landing, blots, a, b), 1 if a == b else 2,
+                           rolls, loss)
+        return
+    for a in range(1, 7):               # a double: every hitter's 4 steps at once
+        x = hitters
+        hit = 0
+        for k in range(4):
+            x <<= a
+            hit |= x & blots
+            x &= landing
+        tally_hits(hit, 1, rolls, loss)
+    # the others blot by blot from the farthest back (the enemy checkers d pips behind a blot
+    # hit it at d): one die, or both through an open point a die's pips from the blot
+    hit_from = enemy.occupied & POINT_BITS              # enemy numbering: own point p is its 25 - p
+    while blots:
+        p = lowest_bit(blots)
+        blots &= blots - 1
+        targets = hit_from >> (25 - p)
+        open_ = ~(own.made_seen >> (25 - p))
+        reach = (ROLLS_SHOWING[(targets >> 1) & 63]
+                 | (ROLLS_ADDING_TO[(targets >> 3) & 511] & ROLLS_SHOWING[(open_ >> 1) & 63]))
+        reach &= ~seen & ~<unsigned int>0x3F
+        loss[0] += (25 - p) * rolls_of(reach)
+        seen |= reach
+    rolls[0] += rolls_of(seen)
+
+
+cdef inline unsigned int points_between(int low, int high) noexcept nogil:
+    """Bits low..high - 1 (none when high <= low; 0 <= low, high <= 26)."""
+    return (<unsigned int>1 << high) - (<unsigned int>1 << low) if high > low else 0
+
+
+cdef inline int append_count(int* indices, float* values, int active, int unit, int count,
+                             double scale) noexcept nogil:
+    """Append unit ``unit`` = count * scale when the count is not 0; returns the new length."""
+    if count == 0:
+        return active
+    indices[active] = unit
+    values[active] = count * scale
+    return active + 1
+
+
+cdef int contact_units(const Side* own, const Side* enemy, int base, int* indices,
+                       float* values, int active) noexcept nogil:
+    """Append the non-zero contact units of one side (encoding 2), in its own numbering."""
+    cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS
+    cdef unsigned int blocks, targets, points
+    cdef int rear = highest_bit(own.occupied), enemy_rear
+    cdef int p, n, hit_rolls = 0, hit_loss = 0, escape_rolls = 0
+    cdef int containment, indirect = 0, mobility = 0, break_contact = 0, enemy_home
+    # hits: only when an enemy checker (or its bar, own point 0) is below some blot
+    if blots and enemy.occupied_seen and lowest_bit(enemy.occupied_seen) < highest_bit(blots):
+        count_hits(own, enemy, blots, &hit_rolls, &hit_loss)
+    # the rearmost checker and the enemy points among the 12 in front of it
+    blocks = enemy.made_seen & points_between(rear - 12 if rear > 13 else 1, rear)
+    containment = popcount(blocks)
+    if blocks == 0:
+        escape_rolls = 36
+    else:
+        # open points past the lowest of them, as distances from the rearmost (enemy numbering)
+        targets = (points_between(26 - lowest_bit(blocks), 25) & ~enemy.made) >> (25 - rear)
+        escape_rolls = rolls_of(reaching_rolls(targets, ~enemy.made >> (25 - rear)))
+    points = blots & ~<unsigned int>0x7F                # blots on points 7..24
+    while points:
+        p = lowest_bit(points)
+        points &= points - 1
+        indirect += popcount(enemy.occupied_seen & points_between(p - 12 if p > 12 else 0, p - 6))
+    enemy_rear = lowest_bit(enemy.occupied_seen) if enemy.occupied_seen else NUM_SLOTS
+    points = own.occupied
+    while points:
+        p = lowest_bit(points)
+        points &= points - 1
+        if p <= 6 and p <= enemy_rear:
+            continue
+        n = count_on(own, p)
+        if p > 6:
+            mobility += n * (6 - POPCOUNT6[(enemy.made_seen >> (p - 6)) & 0x3F])
+        if p > enemy_rear:
+            break_contact += n * (p - enemy_rear + 1)
+    active = append_count(indices, values, active, base + CONTACT_HIT_ROLLS, hit_rolls, 1.0 / 36.0)
+    active = append_count(indices, values, active, base + CONTACT_HIT_LOSS, hit_loss, 1.0 / (36.0 * 24.0))
+    active = append_count(indices, values, active, base + CONTACT_ESCAPE_ROLLS, escape_rolls, 1.0 / 36.0)
+    active = append_count(indices, values, active, base + CONTACT_CONTAINMENT, containment, 1.0 / 12.0)
+    active = append_count(indices, values, active, base + CONTACT_INDIRECT_SHOTS, indirect, 0.1)
+    active = append_count(indices, values, active, base + CONTACT_MOBILITY, mobility, 1.0 / 60.0)
+    active = append_count(indices, values, active, base + CONTACT_BREAK_CONTACT, break_contact, 0.01)
+    if count_on(own, 25) > 0:
+        enemy_home = popcount(enemy.made & 0x7E)        # enemy points 1..6
+        active = append_count(indices, values, active, base + CONTACT_DANCE_ROLLS,
+                              enemy_home * enemy_home, 1.0 / 36.0)
+    return active
+
+
+cdef int inputs_of(int encoding) noexcept nogil:
+    return NUM_INPUTS_2 if encoding == 2 else NUM_INPUTS
+
+
+cdef int encode_sparse(const checker_t* board, int encoding, int* indices,
+                       float* values) noexcept nogil:
     cdef int mover_only
-    return encode_split(board, indices, values, &mover_only)
+    return encode_split(board, encoding, indices, values, &mover_only)
 
 
-cdef int encode_split(const checker_t* board, int* indices, float* values,
+cdef int encode_split(const checker_t* board, int encoding, int* indices, float* values,
                       int* mover_only) noexcept nogil:
     """encode_sparse, also saying how many leading units depend on the mover's checkers
     alone (the same for every child of one roll that hits nothing)."""
@@ -262,6 +488,10 @@ cdef int encode_split(const checker_t* board, int* indices, float* values,
         indices[active] = UNIT_CONTACT
         values[active] = 1.0
         active += 1
+    if encoding == 2:
+        active = contact_units(&mover, &opponent, NUM_INPUTS, indices, values, active)
+        active = contact_units(&opponent, &mover, NUM_INPUTS + CONTACT_UNITS_PER_SIDE,
+                               indices, values, active)
     return active
 
 
@@ -522,7 +752,7 @@ cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
     for b in range(n):
         if finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
             continue
-        active = encode_split(boards + b * NUM_SLOTS, indices, values, &own_only)
+        active = encode_split(boards + b * NUM_SLOTS, net.encoding, indices, values, &own_only)
         if shared != NULL:
             forward_shared(net, shared, indices, values, active, own_only, hidden, raw)
         else:
@@ -550,23 +780,40 @@ def checked_boards(boards):
     return array
 
 
-def encode(board):
-    """The dense input vector (NUM_INPUTS float32) of one board, player on roll's view."""
-    cdef const checker_t[:, ::1] view = checked_boards(board)
-    if view.shape[0] != 1:
+def checked_encoding(encoding):
+    """``encoding`` when it is one the core knows (1 or 2), else ValueError."""
+    if isinstance(encoding, bool) or not isinstance(encoding, (int, np.integer)) or not 1 <= encoding <= MAX_ENCODING:
+        raise ValueError(f"encoding must be 1 or 2, got {encoding!r}")
+    return int(encoding)
+
+
+def encode(board, encoding=1):
+    """The dense input vector (num_inputs(encoding) float32) of one board, player on roll's view."""
+    array = checked_boards(board)
+    if array.shape[0] != 1:
         raise ValueError("encode takes one board")
+    return encode_boards(array, encoding)[0]
+
+
+def encode_boards(boards, encoding=1):
+    """(n, num_inputs(encoding)) float32 dense input vectors of (n, 26) boards."""
+    cdef int e = checked_encoding(encoding)
+    cdef const checker_t[:, ::1] view = checked_boards(boards)
+    cdef int n = view.shape[0], b, i, active
     cdef int indices[MAX_ACTIVE_INPUTS]
     cdef float values[MAX_ACTIVE_INPUTS]
-    cdef int i, active = encode_sparse(&view[0, 0], indices, values)
-    dense = np.zeros(NUM_INPUTS, dtype=np.float32)
-    for i in range(active):
-        dense[indices[i]] += values[i]
+    dense = np.zeros((n, inputs_of(e)), dtype=np.float32)
+    cdef float[:, ::1] out = dense
+    for b in range(n):
+        active = encode_sparse(&view[b, 0], e, indices, values)
+        for i in range(active):
+            out[b, indices[i]] += values[i]
     return dense
 
 
-def num_inputs():
-    """Length of the input vector."""
-    return NUM_INPUTS
+def num_inputs(encoding=1):
+    """Length of the input vector of an encoding."""
+    return inputs_of(checked_encoding(encoding))
 
 
 def checked_weights(hidden_weights, hidden_bias, output_weights, output_bias, int inputs, int max_hidden):
@@ -592,19 +839,27 @@ def checked_weights(hidden_weights, hidden_bias, output_weights, output_bias, in
 cdef class NeuralNet:
     """A one-hidden-layer evaluator network; holds its float32 weight arrays.
 
-    ``hidden_weights`` has shape (NUM_INPUTS, hidden), ``hidden_bias`` (hidden,),
-    ``output_weights`` (5, hidden), ``output_bias`` (5,). Training updates them in place.
+    ``hidden_weights`` has shape (num_inputs(encoding), hidden), ``hidden_bias`` (hidden,),
+    ``output_weights`` (5, hidden), ``output_bias`` (5,). ``encoding`` (1 or 2) is the input
+    encoding the network takes; None: the one whose length is the weights' row count.
+    Training updates the arrays in place.
     """
 
-    def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias):
+    def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias, encoding=None):
+        if encoding is None:
+            rows = np.shape(hidden_weights)[0] if np.ndim(hidden_weights) == 2 else -1
+            encoding = 2 if rows == NUM_INPUTS_2 else 1
+        cdef int e = checked_encoding(encoding)
         hw, hb, ow, ob = checked_weights(hidden_weights, hidden_bias, output_weights, output_bias,
-                                         NUM_INPUTS, MAX_HIDDEN)
+                                         inputs_of(e), MAX_HIDDEN)
         self.hidden_weights, self.hidden_bias = hw, hb
         self.output_weights, self.output_bias = ow, ob
         cdef float[:, ::1] hw_view = hw
         cdef float[::1] hb_view = hb
         cdef float[:, ::1] ow_view = ow
         cdef float[::1] ob_view = ob
+        self.net.encoding = e
+        self.net.num_inputs = inputs_of(e)
         self.net.num_hidden = hw.shape[1]
         self.net.hidden_weights = &hw_view[0, 0]
         self.net.hidden_bias = &hb_view[0]
@@ -612,21 +867,31 @@ cdef class NeuralNet:
         self.net.output_bias = &ob_view[0]
 
     @classmethod
-    def random(cls, int num_hidden, seed, float scale=0.1):
+    def random(cls, int num_hidden, seed, float scale=0.1, encoding=1):
         """Fresh weights, uniform in [-scale, scale], from ``seed``."""
         rng = np.random.default_rng(seed)
-        return cls(rng.uniform(-scale, scale, (NUM_INPUTS, num_hidden)),
+        return cls(rng.uniform(-scale, scale, (num_inputs(encoding), num_hidden)),
                    rng.uniform(-scale, scale, num_hidden),
                    rng.uniform(-scale, scale, (NUM_OUTPUTS, num_hidden)),
-                   rng.uniform(-scale, scale, NUM_OUTPUTS))
+                   rng.uniform(-scale, scale, NUM_OUTPUTS), encoding)
 
     def __reduce__(self):
         return (NeuralNet, (self.hidden_weights, self.hidden_bias, self.output_weights,
-                            self.output_bias))
+                            self.output_bias, self.net.encoding))
 
     @property
     def num_hidden(self):
         return self.net.num_hidden
+
+    @property
+    def encoding(self):
+        """The input encoding the network takes (1 or 2)."""
+        return self.net.encoding
+
+    @property
+    def num_inputs(self):
+        """Length of its input vector (the rows of ``hidden_weights``)."""
+        return self.net.num_inputs
 
     def arrays(self):
         """The four weight arrays (views, not copies)."""
@@ -661,6 +926,6 @@ cdef class NeuralNet:
         out = np.empty((n, NUM_OUTPUTS), dtype=np.float32)
         cdef float[:, ::1] out_view = out
         for b in range(n):
-            active = encode_sparse(&view[b, 0], indices, values)
+            active = encode_sparse(&view[b, 0], self.net.encoding, indices, values)
             forward_raw(&self.net, indices, values, active, hidden, &out_view[b, 0])
         return out

@@ -1,6 +1,7 @@
 """Whole games in C: TD(lambda) self-play training and duels between fixed players."""
 
 import numpy as np
+import numpy.typing as npt
 
 from bgcore._evaluator import CEvaluator
 from bgcore._nn import NeuralNet
@@ -29,4 +30,5 @@ def train_games(
     min_alpha: float,
     lam: float,
     bit_generator: np.random.BitGenerator,
+    starts: npt.ArrayLike | None = None,
 ) -> int: ...

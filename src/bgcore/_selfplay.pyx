@@ -17,7 +17,8 @@ per position and no traces to keep.
 
 import numpy as np
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint32_t
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 from bgcore._types cimport checker_t, NUM_SLOTS
@@ -28,7 +29,8 @@ from bgcore._pubeval cimport PubEval, pubeval_best_child
 from bgcore._evaluator cimport BoardEvaluator, CEvaluator, best_child
 from bgcore._engine cimport EngineCEvaluator
 from bgcore._nply cimport MoveFilter, best_reply
-from bgcore._dice cimport random_die, bitgen_of
+from bgcore._dice cimport random_die, bitgen_of, uniform_below
+from bgcore._board cimport check_boards
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:
@@ -209,7 +211,7 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
     cdef float raw[NUM_OUTPUTS]
     cdef float out_delta[NUM_OUTPUTS]
     cdef int i, j, k, h = net.num_hidden
-    cdef int active = encode_sparse(board, indices, values)
+    cdef int active = encode_sparse(board, net.encoding, indices, values)
     cdef float step, total
     forward_raw(net, indices, values, active, hidden, raw)
     for k in range(NUM_OUTPUTS):
@@ -229,17 +231,21 @@ cdef void gradient_step(Network* net, const checker_t* board, const float* targe
 
 
 cdef int train_one_game(Network* net, const BoardEvaluator* policy, bitgen_t* rng, float alpha, float lam,
-                        checker_t* children, float* scratch5, checker_t* positions,
-                        float* values) noexcept nogil:
-    """Play one self-play game and learn from it; returns its number of plies (0: abandoned)."""
+                        const checker_t* start, checker_t* children, float* scratch5,
+                        checker_t* positions, float* values) noexcept nogil:
+    """Play one self-play game from ``start`` and learn from it; returns its number of plies
+    (0: abandoned). The first roll from the opening position is never a double."""
     cdef checker_t board[NUM_SLOTS]
     cdef int d1, d2, n, chosen, t, k, plies = 0
     cdef float next_return[NUM_OUTPUTS]
-    memcpy(board, INITIAL, NUM_SLOTS)
+    cdef bint opening = memcmp(start, INITIAL, NUM_SLOTS) == 0
+    memcpy(board, start, NUM_SLOTS)
+    if finished_probabilities(board, scratch5):
+        return 0
     while True:
         if plies == MAX_PLIES:
             return 0
-        roll_dice(rng, plies == 0, &d1, &d2)
+        roll_dice(rng, opening and plies == 0, &d1, &d2)
         n = legal_children(board, d1, d2, children, MAX_CHILDREN)
         chosen = best_child(policy, children, n, scratch5)   # never fails: the network alone
         memcpy(positions + plies * NUM_SLOTS, board, NUM_SLOTS)
@@ -259,6 +265,23 @@ cdef int train_one_game(Network* net, const BoardEvaluator* policy, bitgen_t* rn
     return plies
 
 
+def _start_boards(starts):
+    """(m, 26) int8 C-contiguous start boards, checked (m = 0 when ``starts`` is None)."""
+    if starts is None:
+        return np.zeros((0, NUM_SLOTS), dtype=np.int8)
+    array = np.asarray(starts)
+    if array.ndim != 2 or array.shape[1] != NUM_SLOTS or array.shape[0] == 0:
+        raise ValueError(f"starts must have shape (m, {NUM_SLOTS}) with m >= 1, got {array.shape}")
+    if array.dtype.kind not in "iu" or array.min() < -15 or array.max() > 15:
+        raise ValueError("starts must hold checker counts between -15 and 15")
+    if array.shape[0] >= 1 << 31:
+        raise ValueError("too many start boards")
+    array = np.ascontiguousarray(array, dtype=np.int8)
+    cdef const checker_t[:, ::1] view = array
+    check_boards(&view[0, 0], view.shape[0])
+    return array
+
+
 cdef inline float step_size(double alpha, double half_life, double min_alpha,
                             long long game) noexcept nogil:
     """alpha * h / (h + game), never below min_alpha: the step size of one game."""
@@ -267,17 +290,22 @@ cdef inline float step_size(double alpha, double half_life, double min_alpha,
 
 
 def train_games(NeuralNet network, int games, long long first_game, double alpha,
-                double half_life, double min_alpha, double lam, bit_generator):
+                double half_life, double min_alpha, double lam, bit_generator, starts=None):
     """Train ``network`` in place on ``games`` self-play games; returns the plies played.
 
     Game g (counting from ``first_game``) uses the step size
     max(min_alpha, alpha * half_life / (half_life + g)); ``lam`` is the TD lambda in
-    [0, 1]; dice from the numpy ``bit_generator``, advanced in place.
+    [0, 1]; dice from the numpy ``bit_generator``, advanced in place. ``starts``: an (m, 26)
+    array of start boards (player on roll's view), one drawn uniformly with the same
+    generator for each game (None: every game from the opening, no draw).
     """
     if games < 0 or first_game < 0 or not 0.0 <= lam <= 1.0 or not alpha > 0.0:
         raise ValueError("need games >= 0, first_game >= 0, 0 <= lam <= 1 and alpha > 0")
     if not half_life > 0.0 or min_alpha < 0.0:
         raise ValueError("need half_life > 0 and min_alpha >= 0")
+    cdef const checker_t[:, ::1] start_view = _start_boards(starts)
+    cdef Py_ssize_t start_count = start_view.shape[0]
+    cdef const checker_t* start
     cdef bitgen_t* rng = bitgen_of(bit_generator)
     cdef checker_t* children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     cdef float* scratch = <float*>malloc(MAX_CHILDREN * NUM_OUTPUTS * sizeof(float))
@@ -295,9 +323,11 @@ def train_games(NeuralNet network, int games, long long first_game, double alpha
         raise MemoryError()
     with bit_generator.lock, nogil:
         for g in range(games):
+            start = (&INITIAL[0] if start_count == 0
+                     else &start_view[uniform_below(rng, <uint32_t>start_count), 0])
             plies += train_one_game(&network.net, &policy.c, rng,
                                     step_size(alpha, half_life, min_alpha, first_game + g),
-                                    l, children, scratch, positions, values)
+                                    l, start, children, scratch, positions, values)
     free(children)
     free(scratch)
     free(positions)

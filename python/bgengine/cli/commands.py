@@ -547,10 +547,14 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
               help="Games against PubEval per strength measurement.")
 @click.option("--eval-every", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Measure the strength every this many games.")
+@click.option("--encoding", type=click.IntRange(1, 2), default=None, help="Input encoding of the network (default 1).")
+@click.option("--init", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Weights file to start from (widened to --encoding), instead of random weights.")
 @click.option("--resume", type=click.Path(dir_okay=False, exists=True), help="Checkpoint to continue from.")
 @json_option
 def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: float | None, lam: float | None,
-          eval_games: int | None, eval_every: int, resume: str | None, as_json: bool) -> None:
+          eval_games: int | None, eval_every: int, encoding: int | None, init: str | None, resume: str | None,
+          as_json: bool) -> None:
     """Train the evaluator network by TD(lambda) self-play (seeded, resumable).
 
     Progress lines go to standard output, or to standard error with --json, which then
@@ -560,7 +564,8 @@ def train(out: str, games: int, seed: int | None, hidden: int | None, alpha: flo
 
     from bgengine.training import td as training
 
-    given: dict[str, Any] = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games}
+    given: dict[str, Any] = {"seed": seed, "hidden": hidden, "alpha": alpha, "lam": lam, "eval_games": eval_games,
+                             "encoding": encoding, "init": init}
     settings = replace(training.TrainingSettings(), **{k: v for k, v in given.items() if v is not None})
 
     def report(line: str) -> None:

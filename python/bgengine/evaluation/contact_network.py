@@ -41,7 +41,7 @@ def contact_inputs(boards: np.ndarray, base: _nn.NeuralNet) -> tuple[np.ndarray,
     activations; the logits of the base network's raw outputs."""
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
     weights = base.arrays()
-    encoded = dense_inputs(boards).astype(np.float64)
+    encoded = dense_inputs(boards, base.encoding).astype(np.float64)
     hidden = sigmoid(encoded @ weights["hidden_weights"].astype(np.float64) + weights["hidden_bias"])
     inputs = np.concatenate([contact_features(boards).astype(np.float64), hidden], axis=1)
     return inputs, logit(base.raw_outputs(boards))

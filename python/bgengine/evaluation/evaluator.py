@@ -27,6 +27,7 @@ from bgcore import _engine, _evaluator, _nn, _nply, _single
 
 from bgengine.errors import InvalidPositionError, InvalidSettingsError
 from bgengine.evaluation.contact_network import ContactNetwork
+from bgengine.evaluation.network_weights import load_network
 from bgengine.evaluation.race_network import RaceNetwork, shipped_race_network, with_contact
 from bgengine.move import Move, MoveList, Roll, legal_moves
 from bgengine.position import NUM_SLOTS, Position, checked_position
@@ -175,12 +176,9 @@ class NetworkEvaluator:
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
-        """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data)."""
-        with np.load(path) as data:
-            network = _nn.NeuralNet(
-                data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
-            )
-        return cls(network, **options)
+        """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data),
+        in the input encoding the file records."""
+        return cls(load_network(path), **options)
 
     @property
     def all_in_c(self) -> bool:

@@ -1,11 +1,15 @@
 """The engine's own network (``bgcore._nn``) seen from numpy: its dense inputs, its weights
-as trainable float64 parameters, and its weights file.
+as trainable float64 parameters, its weights file, and widening to a longer encoding.
 
 Parameters follow ``correction_network`` (``output_weights`` is hidden x 5), the forward
 pass the supervised trainer fits; with no offsets it is the C network's forward pass (the
 C one takes the hidden sigmoid from a table, within 3e-6). The weights file is the shipped
-format (``output_weights`` 5 x hidden, float32, and a JSON ``record``), which
-``NetworkEvaluator.from_file`` loads.
+format (``output_weights`` 5 x hidden, float32, ``encoding``: the input encoding, 1 when
+absent as in files written before encoding 2, and a JSON ``record``), which
+``load_network`` (and ``NetworkEvaluator.from_file``) reads.
+
+Encoding 2 starts with encoding 1's 211 inputs, so ``widened`` turns an encoding-1 network
+into an encoding-2 one with the same outputs: zero rows for the new inputs.
 """
 
 from __future__ import annotations
@@ -18,16 +22,61 @@ import numpy as np
 
 from bgcore import _nn
 
-ENCODING = {"name": "bgcore._nn", "inputs": 211}
+from bgengine.errors import NetworkEncodingError
+
+ENCODINGS = (1, 2)
 
 
-def dense_inputs(boards: np.ndarray) -> np.ndarray:
-    """(n, 211) float32 network inputs of (n, 26) boards (player on roll's view)."""
+def network_encoding(encoding: int = 1) -> dict[str, Any]:
+    """The record of an input encoding, as weights files and fit records name it."""
+    return {"name": "bgcore._nn", "encoding": encoding, "inputs": _nn.num_inputs(checked_encoding(encoding))}
+
+
+def checked_encoding(encoding: Any) -> int:
+    """``encoding`` if it is one the network knows, else NetworkEncodingError."""
+    if isinstance(encoding, bool) or not isinstance(encoding, (int, np.integer)) or int(encoding) not in ENCODINGS:
+        raise NetworkEncodingError(f"network input encoding must be one of {ENCODINGS}, got {encoding!r}")
+    return int(encoding)
+
+
+def dense_inputs(boards: np.ndarray, encoding: int = 1) -> np.ndarray:
+    """(n, inputs of ``encoding``) float32 network inputs of (n, 26) boards (player on roll's view)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
-    out = np.zeros((len(boards), _nn.num_inputs()), dtype=np.float32)
-    for i, board in enumerate(boards):
-        out[i] = _nn.encode(board[None, :])
-    return out
+    return _nn.encode_boards(boards, checked_encoding(encoding))
+
+
+def widened(network: _nn.NeuralNet, encoding: int) -> _nn.NeuralNet:
+    """``network`` taking ``encoding`` (at least its own), with zero weights for the inputs it
+    did not have: the same outputs on every board. The network itself when nothing changes."""
+    encoding = checked_encoding(encoding)
+    if encoding == network.encoding:
+        return network
+    if encoding < network.encoding:
+        raise NetworkEncodingError(f"cannot narrow a network of encoding {network.encoding} to encoding {encoding}")
+    arrays = network.arrays()
+    rows = np.zeros((_nn.num_inputs(encoding), network.num_hidden), dtype=np.float32)
+    rows[: network.num_inputs] = arrays["hidden_weights"]
+    return _nn.NeuralNet(rows, arrays["hidden_bias"], arrays["output_weights"], arrays["output_bias"], encoding)
+
+
+def network_arrays(network: _nn.NeuralNet) -> dict[str, np.ndarray]:
+    """The arrays a weights file (or a training checkpoint) holds of a network."""
+    return {**network.arrays(), "encoding": np.array(network.encoding)}
+
+
+def load_network(path: str | Path, encoding: int | None = None) -> _nn.NeuralNet:
+    """The network of a weights file or checkpoint; NetworkEncodingError when ``encoding`` is
+    given and the file's is another, or the file's weights do not fit its encoding."""
+    with np.load(path) as data:
+        found = checked_encoding(int(data["encoding"])) if "encoding" in data.files else 1
+        arrays = {name: data[name] for name in ("hidden_weights", "hidden_bias", "output_weights", "output_bias")}
+    if encoding is not None and checked_encoding(encoding) != found:
+        raise NetworkEncodingError(f"{path}: the network takes input encoding {found}, not {encoding}")
+    rows = arrays["hidden_weights"].shape[0] if arrays["hidden_weights"].ndim == 2 else None
+    if rows != _nn.num_inputs(found):
+        raise NetworkEncodingError(
+            f"{path}: input encoding {found} has {_nn.num_inputs(found)} inputs, the hidden weights {rows} rows")
+    return _nn.NeuralNet(**arrays, encoding=found)
 
 
 def network_parameters(network: _nn.NeuralNet) -> dict[str, np.ndarray]:
@@ -49,6 +98,6 @@ def network_from_parameters(parameters: dict[str, np.ndarray]) -> _nn.NeuralNet:
 
 def save_network_weights(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any]) -> None:
     """Write trainer-oriented parameters as an evaluator weights file with its record."""
-    arrays: dict[str, Any] = {**network_from_parameters(parameters).arrays(),
+    arrays: dict[str, Any] = {**network_arrays(network_from_parameters(parameters)),
                               "record": np.array(json.dumps(record, sort_keys=True))}
     np.savez_compressed(Path(path), **arrays)

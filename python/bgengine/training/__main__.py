@@ -12,7 +12,7 @@ from pathlib import Path
 from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
-from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, fit_network
+from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, evaluator_kind, fit_network
 from bgengine.training.supervised import LOSSES, FitSettings
 
 
@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
                      + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
                      + ", ".join(str(d) for d in DISTILL_DATA) + ")")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
+    fit.add_argument("--encoding", type=int, choices=(1, 2), default=1,
+                     help="input encoding of the network (--class evaluator; --init weights are widened to it)")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
@@ -73,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
                                anchor=args.anchor)
-        kind = KINDS[args.kind]
+        if args.encoding != 1 and args.kind != "evaluator":
+            parser.error("--encoding applies to --class evaluator only")
+        kind = evaluator_kind(args.encoding) if args.kind == "evaluator" else KINDS[args.kind]
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
         log("done")
         return 0

@@ -12,9 +12,10 @@ Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_
 ``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
 ``contact_features`` and that network's hidden activations) and ``evaluator`` (the engine's
 own network itself, on contact and crashed positions, the ones the engine values with it
-(races go to the race tables), its 211 inputs, no base estimate: with
-``--init`` it fine-tunes given weights, e.g. towards the engine's n-ply labels of the
-``distill`` job; its weights file is the shipped format).
+(races go to the race tables), its inputs (``--encoding``: 1, the 211 inputs, or 2, those
+and the contact units), no base estimate: with ``--init`` it fine-tunes given weights
+(widened to the encoding with zero weights for the inputs they lack), e.g. towards the
+engine's n-ply labels of the ``distill`` job; its weights file is the shipped format).
 """
 
 from __future__ import annotations
@@ -33,11 +34,11 @@ import numpy as np
 
 from bgengine.evaluation.contact_network import contact_encoding, contact_inputs, save_contact_network
 from bgengine.evaluation.correction_network import Parameters, corrected
-from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
+from bgengine.evaluation.evaluator import default_evaluator
 from bgengine.evaluation.race import RaceEvaluator
 from bgengine.evaluation.race_features import race_features
-from bgengine.evaluation.network_weights import ENCODING as NETWORK_ENCODING
-from bgengine.evaluation.network_weights import dense_inputs, network_parameters, save_network_weights
+from bgengine.evaluation.network_weights import (dense_inputs, load_network, network_encoding, network_parameters,
+                                                 save_network_weights, widened)
 from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
 
 from bgengine.training.classes import PositionClass
@@ -66,6 +67,7 @@ class NetworkKind:
     baseline: Callable[[np.ndarray], np.ndarray]  # boards -> the corrected estimate's 5-vectors
     baseline_name: str
     default_data: tuple[Path, ...] = tuple(DEFAULT_DATA)
+    network_encoding: int = 1  # the input encoding of the engine's network (kind ``evaluator``)
 
 
 def _race_inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +79,15 @@ def _base_network() -> Any:
     return default_evaluator().network
 
 
+def evaluator_kind(encoding: int = 1) -> NetworkKind:
+    """The engine's own network of input ``encoding`` (1 or 2), on the distilled labels."""
+    return NetworkKind(
+        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
+        lambda boards: (dense_inputs(boards, encoding), None), save_network_weights,
+        lambda: network_encoding(encoding),
+        lambda boards: _base_network().evaluate(boards), "shipped_network_0ply", tuple(DISTILL_DATA), encoding)
+
+
 KINDS = {
     "race": NetworkKind("race", (PositionClass.RACE,), _race_inputs, save_race_network, lambda: RACE_ENCODING,
                         lambda boards: RaceEvaluator().evaluate_batch(boards), "race_approximation"),
@@ -86,10 +97,7 @@ KINDS = {
         lambda path, parameters, record: save_contact_network(path, parameters, record, _base_network()),
         lambda: contact_encoding(_base_network()),
         lambda boards: _base_network().evaluate(boards), "engine_network_0ply"),
-    "evaluator": NetworkKind(
-        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
-        lambda boards: (dense_inputs(boards), None), save_network_weights, lambda: NETWORK_ENCODING,
-        lambda boards: _base_network().evaluate(boards), "shipped_network_0ply", tuple(DISTILL_DATA)),
+    "evaluator": evaluator_kind(1),
 }
 
 
@@ -108,8 +116,8 @@ def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> d
     }
 
 
-def _weights_parameters(path: Path) -> Parameters:
-    return network_parameters(NetworkEvaluator.from_file(path).network)
+def _weights_parameters(path: Path, encoding: int) -> Parameters:
+    return network_parameters(widened(load_network(path), encoding))
 
 
 def _commit() -> str:
@@ -132,7 +140,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
     started = time.process_time()
     state = fit(examples(kind, splits[TRAIN]), examples(kind, splits[VALIDATION]), settings,
-                checkpoint=out / "checkpoint.npz", log=log, start=None if init is None else _weights_parameters(init))
+                checkpoint=out / "checkpoint.npz", log=log, start=None if init is None else _weights_parameters(init, kind.network_encoding))
     record: dict[str, Any] = {
         "command": " ".join(["python -m bgengine.training", *sys.argv[1:]]),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -218,6 +218,9 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
         state, saved = load_checkpoint(checkpoint)
         if saved != settings:
             raise ValueError(f"{checkpoint} was made with {saved}, not {settings}")
+        if len(state.parameters["hidden_weights"]) != train.inputs.shape[1]:
+            raise ValueError(f"{checkpoint} was made for {len(state.parameters['hidden_weights'])} inputs,"
+                             f" not {train.inputs.shape[1]} (another input encoding)")
     elif start is not None:
         state = starting_state(start, settings)
         state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets, settings.loss)

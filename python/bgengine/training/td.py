@@ -1,9 +1,16 @@
-"""Train the evaluator network by TD(lambda) self-play, from random weights or a checkpoint.
+"""Train the evaluator network by TD(lambda) self-play, from random weights, given weights or
+a checkpoint.
 
 ``python -m bgengine.training.td --out DIR --games N --seed S`` plays N self-play games (the
 C kernel in ``bgcore._selfplay``), prints games per second and a running strength figure
 (points per game against PubEval over a fixed set of seeded games), and writes
 checkpoints to DIR (``latest.npz`` regularly, ``best.npz`` when the strength improves).
+``--encoding 2`` trains a network of input encoding 2 (``bgcore._nn``); ``--init W.npz``
+starts from the weights file W (its hidden size), widened to that encoding with zero
+weights for the inputs it lacks, instead of random weights. ``--start-mix back_game=0.15
+closed_out=0.05`` starts that share of the games from seeded hard-class starts
+(``training.scenarios``) instead of the opening: self-play from the opening alone rarely
+reaches back games and closed-out checkers, which the engine misplays.
 A run is resumable: ``--resume DIR/latest.npz`` continues with the same dice stream.
 """
 
@@ -14,7 +21,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +29,11 @@ import numpy as np
 
 from bgcore import _nn, _selfplay
 
+from bgengine.evaluation.network_weights import load_network, network_arrays, widened
 from bgengine.evaluation.pubeval import pubeval_player
+from bgengine.position import Position
+from bgengine.training.labels import weights_digest
+from bgengine.training.scenarios import SCENARIOS
 
 CHECKPOINT_FORMAT = 1
 
@@ -39,6 +50,11 @@ class TrainingSettings:
     lam: float = 0.7
     eval_games: int = 2000  # games against PubEval per strength measurement
     eval_seed: int = 12345  # the same dice for every measurement, so figures compare
+    encoding: int = 1  # the network's input encoding (bgcore._nn)
+    init: str = ""  # weights file the run started from ("": random weights from the seed)
+    init_sha256_16: str = ""  # that file's digest
+    start_mix: dict[str, float] = field(default_factory=dict)  # scenario name -> share of the games' starts
+    start_pool: int = 20_000  # start boards drawn once per run when start_mix is not empty
 
 
 @dataclass
@@ -90,22 +106,22 @@ def save_checkpoint(path: Path, network: _nn.NeuralNet, state: TrainingState) ->
         "history": [asdict(h) for h in state.history],
     }
     temporary = path.with_name(path.name + ".tmp.npz")
-    arrays: dict[str, Any] = {**network.arrays(), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
+    arrays: dict[str, Any] = {**network_arrays(network), "meta": np.array(json.dumps(meta))}  # numpy's stub: Any
     np.savez_compressed(temporary, **arrays)
     temporary.replace(path)
 
 
 def load_checkpoint(path: str | Path) -> tuple[_nn.NeuralNet, TrainingState]:
-    """A network and its training state from a checkpoint written by ``save_checkpoint``."""
+    """A network and its training state from a checkpoint written by ``save_checkpoint``
+    (NetworkEncodingError when its weights are not of the encoding its settings name)."""
     with np.load(path) as data:
-        network = _nn.NeuralNet(
-            data["hidden_weights"], data["hidden_bias"], data["output_weights"], data["output_bias"]
-        )
         meta = json.loads(str(data["meta"]))
     if meta.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{path}: unknown checkpoint format {meta.get('format')!r}")
+    settings = TrainingSettings(**meta["settings"])
+    network = load_network(path, settings.encoding)
     state = TrainingState(
-        settings=TrainingSettings(**meta["settings"]),
+        settings=settings,
         games=meta["games"],
         plies=meta["plies"],
         seconds=meta["seconds"],
@@ -124,9 +140,43 @@ def export_weights(checkpoint: str | Path, destination: str | Path) -> dict[str,
         "training_seconds": round(state.seconds, 1),
         "strength_history": [asdict(h) for h in state.history],
     }
-    arrays: dict[str, Any] = {**network.arrays(), "record": np.array(json.dumps(record))}  # numpy's stub: Any
+    arrays: dict[str, Any] = {**network_arrays(network), "record": np.array(json.dumps(record))}  # numpy's stub: Any
     np.savez_compressed(destination, **arrays)
     return record
+
+
+START_POOL_STREAM = 2  # SeedSequence(seed).spawn(3)[2] draws the start pool (0: weights, 1: dice)
+
+
+def start_pool(settings: TrainingSettings) -> np.ndarray | None:
+    """The (start_pool, 26) boards the run's games start from, one drawn per game: each
+    scenario of ``start_mix`` (``training.scenarios``) its share, the rest the opening. None
+    when the mix is empty (every game from the opening). Seeded by the run's seed."""
+    if not settings.start_mix:
+        return None
+    unknown = sorted(set(settings.start_mix) - set(SCENARIOS))
+    if unknown:
+        raise ValueError(f"unknown start scenarios {unknown}; known: {sorted(SCENARIOS)}")
+    shares = settings.start_mix
+    if any(not 0.0 <= share <= 1.0 for share in shares.values()) or sum(shares.values()) > 1.0:
+        raise ValueError(f"start shares must lie in [0, 1] and sum to at most 1, got {shares}")
+    if settings.start_pool < 1:
+        raise ValueError(f"start_pool must be positive, got {settings.start_pool}")
+    rng = np.random.default_rng(np.random.SeedSequence(settings.seed).spawn(START_POOL_STREAM + 1)[START_POOL_STREAM])
+    boards = [np.asarray(SCENARIOS[name](rng)) for name in sorted(shares)
+              for _ in range(round(shares[name] * settings.start_pool))]
+    opening = np.asarray(Position.initial())
+    boards += [opening] * (settings.start_pool - len(boards))
+    return np.array(boards, dtype=np.int8)
+
+
+def initial_network(settings: TrainingSettings, rng: np.random.Generator) -> tuple[_nn.NeuralNet, TrainingSettings]:
+    """The network a run starts from and its settings: ``settings.init`` widened to
+    ``settings.encoding`` (its hidden size and digest recorded), else random weights from ``rng``."""
+    if not settings.init:
+        return _nn.NeuralNet.random(settings.hidden, rng, encoding=settings.encoding), settings
+    network = widened(load_network(settings.init), settings.encoding)
+    return network, replace(settings, hidden=network.num_hidden, init_sha256_16=weights_digest(Path(settings.init)))
 
 
 def train(
@@ -152,11 +202,11 @@ def train(
         bit_generator = np.random.PCG64()
         bit_generator.state = state.bit_generator_state  # type: ignore[assignment]  # numpy types it as a TypedDict
     else:
-        settings = settings or TrainingSettings()
-        seeds = np.random.SeedSequence(settings.seed).spawn(2)
-        network = _nn.NeuralNet.random(settings.hidden, np.random.default_rng(seeds[0]))
+        seeds = np.random.SeedSequence((settings or TrainingSettings()).seed).spawn(2)
+        network, settings = initial_network(settings or TrainingSettings(), np.random.default_rng(seeds[0]))
         bit_generator = np.random.PCG64(seeds[1])
         state = TrainingState(settings=settings)
+    starts = start_pool(state.settings)
     best = max((h.points_per_game for h in state.history), default=-math.inf)
     last_checkpoint = time.monotonic()
     next_eval = (state.games // eval_every_games + 1) * eval_every_games
@@ -165,7 +215,8 @@ def train(
         started = time.monotonic()
         s = state.settings
         state.plies += _selfplay.train_games(
-            network, batch, state.games, s.alpha, s.alpha_half_life_games, s.min_alpha, s.lam, bit_generator
+            network, batch, state.games, s.alpha, s.alpha_half_life_games, s.min_alpha, s.lam, bit_generator,
+            starts=starts,
         )
         elapsed = time.monotonic() - started
         state.games += batch
@@ -193,6 +244,20 @@ def train(
     return network, state
 
 
+def parse_start_mix(items: list[str]) -> dict[str, float]:
+    """``["back_game=0.15", ...]`` as a mix (ValueError names a malformed item)."""
+    mix = {}
+    for item in items:
+        name, equals, share = item.partition("=")
+        try:
+            mix[name] = float(share)
+        except ValueError:
+            raise ValueError(f"--start-mix takes SCENARIO=SHARE items, got {item!r}") from None
+        if not equals:
+            raise ValueError(f"--start-mix takes SCENARIO=SHARE items, got {item!r}")
+    return mix
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``python -m bgengine.training.td`` command line."""
     defaults = TrainingSettings()
@@ -208,7 +273,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--checkpoint-seconds", type=float, default=180.0)
+    parser.add_argument("--encoding", type=int, choices=(1, 2), default=defaults.encoding,
+                        help="input encoding of the network (bgcore._nn)")
+    parser.add_argument("--init", default="", help="weights file to start from, widened to --encoding (its hidden size)")
     parser.add_argument("--resume", help="checkpoint to continue from (its settings win)")
+    parser.add_argument("--start-mix", nargs="*", default=[], metavar="SCENARIO=SHARE",
+                        help="share of games starting from a training.scenarios start, e.g. back_game=0.15")
+    parser.add_argument("--start-pool", type=int, default=defaults.start_pool,
+                        help="start boards drawn once for the run when --start-mix is given")
     args = parser.parse_args(argv)
     settings = TrainingSettings(
         seed=args.seed,
@@ -218,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
         min_alpha=args.min_alpha,
         lam=args.lam,
         eval_games=args.eval_games,
+        encoding=args.encoding,
+        init=args.init,
+        start_mix=parse_start_mix(args.start_mix),
+        start_pool=args.start_pool,
     )
 
     def report(line: str) -> None:
