@@ -199,8 +199,10 @@ def test_lookahead_in_c_equals_lookahead_through_a_python_evaluator():
 def test_shipped_weights_carry_their_training_record():
     from bgengine.evaluation.evaluator import weights_record
 
-    record = weights_record()
-    assert record["games"] > 0 and record["settings"]["hidden"] == default_evaluator().network.num_hidden
+    record, network = weights_record(), default_evaluator().network
+    assert record["settings"]["hidden"] == network.num_hidden
+    assert record["encoding"]["encoding"] == network.encoding
+    assert record["initial_weights"]["sha256_16"] and record["held_out"]["network"]["n"] > 0
 
 
 def test_evaluate_fails_plies_out_of_range_with_a_typed_error():

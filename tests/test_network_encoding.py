@@ -25,8 +25,9 @@ def quiet(line: str) -> None:
     pass
 
 
-def shipped() -> _nn.NeuralNet:
-    return default_evaluator().network
+def narrow_network() -> _nn.NeuralNet:
+    """An encoding-1 network (the shipped one is encoding 2)."""
+    return _nn.NeuralNet.random(64, seed=11, scale=0.5, encoding=1)
 
 
 def test_a_network_says_its_encoding_and_checks_its_shape():
@@ -52,7 +53,7 @@ def test_an_encoding_2_network_evaluates_its_own_inputs():
 
 
 def test_a_widened_network_gives_the_same_outputs_exactly():
-    narrow = shipped()
+    narrow = narrow_network()
     wide = widened(narrow, 2)
     assert wide.encoding == 2 and np.array_equal(wide.hidden_weights[211:], np.zeros((16, narrow.num_hidden)))
     assert np.array_equal(wide.evaluate(BOARDS), narrow.evaluate(BOARDS))
@@ -61,9 +62,11 @@ def test_a_widened_network_gives_the_same_outputs_exactly():
     with pytest.raises(NetworkEncodingError, match="cannot narrow"):
         widened(wide, 1)
     # searches and rollouts through the engine's kernels: the same floats
-    engine, wide_engine = default_evaluator(), NetworkEvaluator(wide, race_network=default_evaluator().race_network)
+    race_network = default_evaluator().race_network
+    engine = NetworkEvaluator(narrow, race_network=race_network)
+    wide_engine = NetworkEvaluator(wide, race_network=race_network)
     for position in random_play_positions(6, 3):
-        assert evaluate(position, plies=1) == evaluate(position, plies=1, evaluator=wide_engine)
+        assert evaluate(position, plies=1, evaluator=engine) == evaluate(position, plies=1, evaluator=wide_engine)
     assert np.array_equal(engine.evaluate_plies(BOARDS[:5], 2), wide_engine.evaluate_plies(BOARDS[:5], 2))
 
 
@@ -117,6 +120,6 @@ def test_a_widened_network_plays_the_same_games():
     wide = widened(narrow, 2)
     assert np.array_equal(_selfplay.duel(narrow, pubeval_player(), 20, np.random.PCG64(4)),
                           _selfplay.duel(wide, pubeval_player(), 20, np.random.PCG64(4)))
-    players = [_selfplay.EnginePlayer(_engine.EngineCEvaluator(net), plies=1) for net in (shipped(), widened(shipped(), 2))]
+    players = [_selfplay.EnginePlayer(_engine.EngineCEvaluator(net), plies=1) for net in (narrow_network(), widened(narrow_network(), 2))]
     assert np.array_equal(_selfplay.duel(players[0], pubeval_player(), 6, np.random.PCG64(5)),
                           _selfplay.duel(players[1], pubeval_player(), 6, np.random.PCG64(5)))

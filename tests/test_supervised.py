@@ -163,13 +163,13 @@ def test_a_run_started_from_weights_keeps_them_until_the_validation_loss_improve
 
 
 def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_loads(tmp_path):
-    from importlib import resources
-
-    from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, default_evaluator
+    from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
     from bgengine.training.dataset import save_shard, shard_path
     from bgengine.training.fit_job import evaluator_kind, fit_network
     from bgengine.training.labels import search_label_shard
     from bgengine.training.positions import GenerationSettings, generate_chunk
+    from bgcore import _nn
+    from bgengine.evaluation.network_weights import network_parameters, save_network_weights
 
     from_the_opening = GenerationSettings(games=1, scenario_weights=(1.0, 0.0, 0.0, 0.0, 0.0))
     # Labels by the engine with the race approximation: with these few labels two epochs then
@@ -179,19 +179,21 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
         positions = generate_chunk(6, index, from_the_opening, set())
         save_shard(shard_path(tmp_path / "labels", index), search_label_shard(positions, teacher, 1, "t"))
     boards = generate_chunk(6, 0, from_the_opening, set()).boards
-    for encoding in (1, 2):  # 2: the shipped weights widened with zero rows, the same values at first
+    base = tmp_path / "base-encoding1.npz"  # an encoding-1 start (the shipped weights are encoding 2)
+    save_network_weights(base, network_parameters(_nn.NeuralNet.random(128, seed=4, scale=0.3)), {"made": "test"})
+    for encoding, start in ((1, base), (2, base)):  # widened to 2: the same values at first
         runs = tmp_path / f"encoding{encoding}"
-        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
-            for epochs in (0, 2):
-                record = fit_network(evaluator_kind(encoding), runs / f"run{epochs}",
-                                     FitSettings(seed=2, hidden=128, max_epochs=epochs),
-                                     [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=shipped)
-                assert record["initial_weights"]["path"] == str(shipped)
-                assert record["encoding"]["encoding"] == encoding
-                assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
+        for epochs in (0, 2):
+            record = fit_network(evaluator_kind(encoding), runs / f"run{epochs}",
+                                 FitSettings(seed=2, hidden=128, max_epochs=epochs),
+                                 [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=start)
+            assert record["initial_weights"]["path"] == str(start)
+            assert record["encoding"]["encoding"] == encoding
+            assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
         untouched = NetworkEvaluator.from_file(runs / "run0" / "evaluator_weights.npz")
         assert untouched.network.encoding == encoding
-        np.testing.assert_allclose(untouched.evaluate_batch(boards), default_evaluator().evaluate_batch(boards), atol=1e-6)
+        np.testing.assert_allclose(untouched.evaluate_batch(boards),
+                                   NetworkEvaluator.from_file(start).evaluate_batch(boards), atol=1e-6)
         tuned = NetworkEvaluator.from_file(runs / "run2" / "evaluator_weights.npz")
         assert not np.allclose(tuned.evaluate_batch(boards), untouched.evaluate_batch(boards), atol=1e-6)
 
