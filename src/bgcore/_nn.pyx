@@ -178,15 +178,29 @@ cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexc
     opponent.made = mirror26(opponent.made_seen)
 
 
+# Encoding 2's contact units that go checker by checker (contact_units), taken by encode_side
+# in its pass over the points.
+ctypedef struct PointCounts:
+    int mobility
+    int break_contact
+    int indirect_shots
+
+
 cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
-                     float* values, int active, int* own_only) noexcept nogil:
+                     float* values, int active, int* own_only, PointCounts* counts) noexcept nogil:
     """Append the non-zero units of one side: the occupied points in order (all four units
     of a point written, those that are on counted: the buffers have room), then the rest.
     ``own_only``: where the units that depend on this side's checkers alone end (points,
-    bar, off, pips: the features after them look at the enemy too)."""
+    bar, off, pips: the features after them look at the enemy too). ``counts``: NULL, or
+    where encoding 2's counts that go point by point are taken in the same pass."""
     cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
     cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
-    cdef int rearmost = highest_bit(own.occupied)
+    cdef int rearmost = highest_bit(own.occupied), mobility = 0, break_contact = 0, indirect = 0
+    # (blocks >> p) & 63: enemy points on the six points below own point p (when p > 6);
+    # (behind >> p) & 63: enemy-occupied points 7..12 below p (own point 0: the enemy's bar)
+    cdef unsigned int blocks = enemy.made_seen << 6
+    cdef unsigned long long behind = <unsigned long long>enemy.occupied_seen << 12
+    cdef int ahead, enemy_rear = lowest_bit(enemy.occupied_seen) if enemy.occupied_seen else NUM_SLOTS
     cdef unsigned int points = own.occupied & POINT_BITS, run, reach
     while points:
         p = lowest_bit(points)
@@ -204,6 +218,16 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
         active += 1 if n == 1 else (2 if n == 2 else (3 if n == 3 else 4))
         on_board += n
         pips += p * n
+        if counts != NULL:          # invariant: the compiler makes two loops of this one
+            mobility += n * ((6 - POPCOUNT6[(blocks >> p) & 0x3F]) if p > 6 else 0)
+            ahead = p - enemy_rear + 1  # the enemy is never on own point p: p > rear iff > 0
+            break_contact += n * (ahead if ahead > 0 else 0)
+            indirect += (n == 1) * POPCOUNT6[(behind >> p) & 0x3F]
+    if counts != NULL:              # the bar: mobility entering, and ahead of every enemy checker
+        ahead = 25 - enemy_rear + 1
+        counts.mobility = mobility + bar * (6 - POPCOUNT6[(blocks >> 25) & 0x3F])
+        counts.break_contact = break_contact + bar * (ahead if ahead > 0 else 0)
+        counts.indirect_shots = indirect
     # a blot at own point p is hit directly from own points p-6 .. p-1 (0: the enemy's bar)
     reach = enemy.occupied_seen
     reach = (reach << 1) | (reach << 2) | (reach << 3) | (reach << 4) | (reach << 5) | (reach << 6)
@@ -331,34 +355,35 @@ cdef inline unsigned int reaching_rolls(unsigned int targets, unsigned int open_
     return rolls
 
 
-cdef inline unsigned int hittable_blots(unsigned int hitters, int bar, unsigned int landing,
-                                        unsigned int blots, int d1, int d2) noexcept nogil:
-    """The blots (bit p: own point p) the enemy can hit on the roll d1-d2 with ``bar`` > 0
-    checkers on its bar, which enter first (on own point d), and its checkers on the board
-    at ``hitters`` (own numbering: they move up): the dice left after entering move one
-    checker each or one checker both, every point landed on in ``landing`` (not held by
-    this side)."""
-    cdef unsigned int x, hit = 0
-    cdef int k
-    if d1 == d2:
-        if not (landing >> d1) & 1:
-            return 0
-        hit = blots & (<unsigned int>1 << d1)
-        x = hitters | (<unsigned int>1 << d1)
-        for k in range(4 - bar):        # steps left once the bar is empty (may be none)
-            x <<= d1
-            hit |= x & blots
-            x &= landing
-        return hit
-    if bar == 1:                        # one die enters, the other is free
-        if (landing >> d1) & 1:
-            x = hitters | (<unsigned int>1 << d1)
-            hit |= ((x << d2) | (<unsigned int>1 << d1)) & blots
-        if (landing >> d2) & 1:
-            x = hitters | (<unsigned int>1 << d2)
-            hit |= ((x << d1) | (<unsigned int>1 << d2)) & blots
-        return hit
-    return ((<unsigned int>1 << d1) | (<unsigned int>1 << d2)) & blots   # both dice enter
+cdef void count_hits_from_bar(unsigned int hitters, int bar, unsigned int landing,
+                              unsigned int blots, int* rolls, int* loss) noexcept nogil:
+    """count_hits when the enemy has ``bar`` > 0 checkers on its bar, which enter first (on
+    own point d), and its others at ``hitters`` (own numbering: they move up); the dice left
+    after entering move one checker each or one checker both, every point landed on in
+    ``landing`` (not held by this side). Roll by roll without branches: die d enters when
+    point d is open (``enters``), hitting there; then a non-double's other die moves any
+    checker (one on the bar) or none (two or more), a double's steps left (4 - bar) move
+    all the checkers at once."""
+    cdef unsigned int enters[7]
+    cdef unsigned int moving[7]
+    cdef unsigned int x, hit, enter_mask
+    cdef int d, a, b, k
+    for d in range(1, 7):
+        enter_mask = -((landing >> d) & 1)
+        enters[d] = enter_mask & (<unsigned int>1 << d)
+        moving[d] = enter_mask & (hitters | (<unsigned int>1 << d))
+        x = moving[d]                   # the double d-d
+        hit = enters[d]
+        for k in range(3):              # steps left once the bar is empty: 4 - bar (may be none)
+            x = (x << d) & landing & -<unsigned int>(k < 4 - bar)
+            hit |= x
+        tally_hits(hit & blots, 1, rolls, loss)
+        if bar > 1:                     # a non-double only enters
+            moving[d] = 0
+    for a in range(1, 7):
+        for b in range(a + 1, 7):
+            tally_hits((enters[a] | enters[b] | (moving[a] << b) | (moving[b] << a)) & blots, 2,
+                       rolls, loss)
 
 
 cdef void count_hits(const Side* own, const Side* enemy, unsigned int blots, int* rolls,
@@ -369,10 +394,7 @@ cdef void count_hits(const Side* own, const Side* enemy, unsigned int blots, int
     cdef unsigned int x, hit, hit_from, targets, open_, reach, seen = 0
     cdef int p, a, b, k, bar = count_on(enemy, 25)
     if bar:
-        for a in range(1, 7):
-            for b in range(a, 7):
-                tally_hits(hittable_blots(hitters, bar, landing, blots, a, b), 1 if a == b else 2,
-                           rolls, loss)
+        count_hits_from_bar(hitters, bar, landing, blots, rolls, loss)
         return
     for a in range(1, 7):               # a double: every hitter's 4 steps at once
         x = hitters
@@ -406,62 +428,39 @@ cdef inline unsigned int points_between(int low, int high) noexcept nogil:
 cdef inline int append_count(int* indices, float* values, int active, int unit, int count,
                              double scale) noexcept nogil:
     """Append unit ``unit`` = count * scale when the count is not 0; returns the new length."""
-    if count == 0:
-        return active
-    indices[active] = unit
+    indices[active] = unit              # written either way (the buffers have room): no branch
     values[active] = count * scale
-    return active + 1
+    return active + (count != 0)
 
 
-cdef int contact_units(const Side* own, const Side* enemy, int base, int* indices,
-                       float* values, int active) noexcept nogil:
-    """Append the non-zero contact units of one side (encoding 2), in its own numbering."""
+cdef int contact_units(const Side* own, const Side* enemy, const PointCounts* counts, int base,
+                       int* indices, float* values, int active) noexcept nogil:
+    """Append the non-zero contact units of one side (encoding 2), in its own numbering;
+    ``counts``: those encode_side took point by point."""
     cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS
-    cdef unsigned int blocks, targets, points
-    cdef int rear = highest_bit(own.occupied), enemy_rear
-    cdef int p, n, hit_rolls = 0, hit_loss = 0, escape_rolls = 0
-    cdef int containment, indirect = 0, mobility = 0, break_contact = 0, enemy_home
+    cdef unsigned int blocks, targets, behind = enemy.occupied_seen
+    cdef int rear = highest_bit(own.occupied)
+    cdef int hit_rolls = 0, hit_loss = 0, escape_rolls = 36, containment, enemy_home
     # hits: only when an enemy checker (or its bar, own point 0) is below some blot
-    if blots and enemy.occupied_seen and lowest_bit(enemy.occupied_seen) < highest_bit(blots):
+    if blots and behind and lowest_bit(behind) < highest_bit(blots):
         count_hits(own, enemy, blots, &hit_rolls, &hit_loss)
     # the rearmost checker and the enemy points among the 12 in front of it
     blocks = enemy.made_seen & points_between(rear - 12 if rear > 13 else 1, rear)
     containment = popcount(blocks)
-    if blocks == 0:
-        escape_rolls = 36
-    else:
+    if blocks:
         # open points past the lowest of them, as distances from the rearmost (enemy numbering)
         targets = (points_between(26 - lowest_bit(blocks), 25) & ~enemy.made) >> (25 - rear)
         escape_rolls = rolls_of(reaching_rolls(targets, ~enemy.made >> (25 - rear)))
-    points = blots & ~<unsigned int>0x7F                # blots on points 7..24
-    while points:
-        p = lowest_bit(points)
-        points &= points - 1
-        indirect += popcount(enemy.occupied_seen & points_between(p - 12 if p > 12 else 0, p - 6))
-    enemy_rear = lowest_bit(enemy.occupied_seen) if enemy.occupied_seen else NUM_SLOTS
-    points = own.occupied
-    while points:
-        p = lowest_bit(points)
-        points &= points - 1
-        if p <= 6 and p <= enemy_rear:
-            continue
-        n = count_on(own, p)
-        if p > 6:
-            mobility += n * (6 - POPCOUNT6[(enemy.made_seen >> (p - 6)) & 0x3F])
-        if p > enemy_rear:
-            break_contact += n * (p - enemy_rear + 1)
     active = append_count(indices, values, active, base + CONTACT_HIT_ROLLS, hit_rolls, 1.0 / 36.0)
     active = append_count(indices, values, active, base + CONTACT_HIT_LOSS, hit_loss, 1.0 / (36.0 * 24.0))
     active = append_count(indices, values, active, base + CONTACT_ESCAPE_ROLLS, escape_rolls, 1.0 / 36.0)
     active = append_count(indices, values, active, base + CONTACT_CONTAINMENT, containment, 1.0 / 12.0)
-    active = append_count(indices, values, active, base + CONTACT_INDIRECT_SHOTS, indirect, 0.1)
-    active = append_count(indices, values, active, base + CONTACT_MOBILITY, mobility, 1.0 / 60.0)
-    active = append_count(indices, values, active, base + CONTACT_BREAK_CONTACT, break_contact, 0.01)
-    if count_on(own, 25) > 0:
-        enemy_home = popcount(enemy.made & 0x7E)        # enemy points 1..6
-        active = append_count(indices, values, active, base + CONTACT_DANCE_ROLLS,
-                              enemy_home * enemy_home, 1.0 / 36.0)
-    return active
+    active = append_count(indices, values, active, base + CONTACT_INDIRECT_SHOTS, counts.indirect_shots, 0.1)
+    active = append_count(indices, values, active, base + CONTACT_MOBILITY, counts.mobility, 1.0 / 60.0)
+    active = append_count(indices, values, active, base + CONTACT_BREAK_CONTACT, counts.break_contact, 0.01)
+    enemy_home = popcount(enemy.made & 0x7E) if count_on(own, 25) > 0 else 0   # enemy points 1..6
+    return append_count(indices, values, active, base + CONTACT_DANCE_ROLLS, enemy_home * enemy_home,
+                        1.0 / 36.0)
 
 
 cdef int inputs_of(int encoding) noexcept nogil:
@@ -479,18 +478,22 @@ cdef int encode_split(const checker_t* board, int encoding, int* indices, float*
     """encode_sparse, also saying how many leading units depend on the mover's checkers
     alone (the same for every child of one roll that hits nothing)."""
     cdef Side mover, opponent
+    cdef PointCounts counts[2]
+    cdef PointCounts* mover_counts = counts if encoding == 2 else NULL
+    cdef PointCounts* opponent_counts = counts + 1 if encoding == 2 else NULL
     cdef int opponent_only
     split_sides(board, &mover, &opponent)
-    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0, mover_only)
-    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active, &opponent_only)
+    cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0, mover_only, mover_counts)
+    active = encode_side(&opponent, &mover, INPUTS_PER_SIDE, indices, values, active, &opponent_only,
+                         opponent_counts)
     # contact (phase_of): the two rearmost checkers have not passed each other
     if highest_bit(mover.occupied) + highest_bit(opponent.occupied) > NUM_SLOTS - 1:
         indices[active] = UNIT_CONTACT
         values[active] = 1.0
         active += 1
     if encoding == 2:
-        active = contact_units(&mover, &opponent, NUM_INPUTS, indices, values, active)
-        active = contact_units(&opponent, &mover, NUM_INPUTS + CONTACT_UNITS_PER_SIDE,
+        active = contact_units(&mover, &opponent, mover_counts, NUM_INPUTS, indices, values, active)
+        active = contact_units(&opponent, &mover, opponent_counts, NUM_INPUTS + CONTACT_UNITS_PER_SIDE,
                                indices, values, active)
     return active
 
