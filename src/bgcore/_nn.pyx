@@ -415,7 +415,7 @@ cdef void count_hits(const Side* own, const Side* enemy, unsigned int blots, int
         reach = (ROLLS_SHOWING[(targets >> 1) & 63]
                  | (ROLLS_ADDING_TO[(targets >> 3) & 511] & ROLLS_SHOWING[(open_ >> 1) & 63]))
         reach &= ~seen & ~<unsigned int>0x3F
-        loss[0] += (25 - p) * rolls_of(reach)
+        loss[0] += (25 - p) * 2 * popcount(reach)     # non-doubles only: two of 36 each
         seen |= reach
     rolls[0] += rolls_of(seen)
 
