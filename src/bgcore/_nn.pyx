@@ -178,6 +178,22 @@ cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexc
     opponent.made = mirror26(opponent.made_seen)
 
 
+# A point's units by its checker count, read from tables in the encoder's loop (no branch,
+# no conversion): the fourth unit (n - 3) / 2, and how many of the four are on, min(n, 4).
+cdef float EXCESS_UNIT[NUM_CHECKERS + 1]
+cdef int UNITS_ON[NUM_CHECKERS + 1]
+
+
+cdef void fill_point_units() noexcept nogil:
+    cdef int n
+    for n in range(NUM_CHECKERS + 1):
+        EXCESS_UNIT[n] = (n - 3) * 0.5
+        UNITS_ON[n] = n if n < 4 else 4
+
+
+fill_point_units()
+
+
 # Encoding 2's contact units that go checker by checker (contact_units), taken by encode_side
 # in its pass over the points.
 ctypedef struct PointCounts:
@@ -214,8 +230,8 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
         indices[active + 2] = unit + 2
         values[active + 2] = 1.0
         indices[active + 3] = unit + 3
-        values[active + 3] = (n - 3) * 0.5
-        active += 1 if n == 1 else (2 if n == 2 else (3 if n == 3 else 4))
+        values[active + 3] = EXCESS_UNIT[n]
+        active += UNITS_ON[n]
         on_board += n
         pips += p * n
         if counts != NULL:          # invariant: the compiler makes two loops of this one
@@ -819,13 +835,26 @@ def num_inputs(encoding=1):
     return inputs_of(checked_encoding(encoding))
 
 
+def aligned_float32(array, int alignment=64):
+    """A float32 C-contiguous copy of ``array`` starting on a cache line: the forward pass
+    reads rows of 32-byte vectors, and a copy 16 bytes off one splits half of those loads
+    across two cache lines (where it lands otherwise depends on the allocator)."""
+    source = np.asarray(array, dtype=np.float32)
+    block = np.empty(source.nbytes + alignment, dtype=np.uint8)
+    start = -block.ctypes.data % alignment
+    copy = block[start:start + source.nbytes].view(np.float32).reshape(source.shape)
+    copy[...] = source
+    return copy
+
+
 def checked_weights(hidden_weights, hidden_bias, output_weights, output_bias, int inputs, int max_hidden):
-    """Own float32 C-contiguous copies of a one-hidden-layer network's weights, checked:
-    shapes (inputs, h), (h,), (5, h), (5,) with 1 <= h <= max_hidden, finite values."""
-    hw = np.ascontiguousarray(hidden_weights, dtype=np.float32).copy()
-    hb = np.ascontiguousarray(hidden_bias, dtype=np.float32).copy()
-    ow = np.ascontiguousarray(output_weights, dtype=np.float32).copy()
-    ob = np.ascontiguousarray(output_bias, dtype=np.float32).copy()
+    """Own float32 C-contiguous copies (cache-line aligned) of a one-hidden-layer network's
+    weights, checked: shapes (inputs, h), (h,), (5, h), (5,) with 1 <= h <= max_hidden,
+    finite values."""
+    hw = aligned_float32(hidden_weights)
+    hb = aligned_float32(hidden_bias)
+    ow = aligned_float32(output_weights)
+    ob = aligned_float32(output_bias)
     if hw.ndim != 2 or hw.shape[0] != inputs or not 1 <= hw.shape[1] <= max_hidden:
         raise ValueError(f"hidden_weights must have shape ({inputs}, 1..{max_hidden}), got {hw.shape}")
     h = hw.shape[1]
