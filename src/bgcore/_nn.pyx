@@ -235,7 +235,7 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
         on_board += n
         pips += p * n
         if counts != NULL:          # invariant: the compiler makes two loops of this one
-            mobility += n * ((6 - POPCOUNT6[(blocks >> p) & 0x3F]) if p > 6 else 0)
+            mobility += n * (p > 6) * (6 - POPCOUNT6[(blocks >> p) & 0x3F])
             ahead = p - enemy_rear + 1  # the enemy is never on own point p: p > rear iff > 0
             break_contact += n * (ahead if ahead > 0 else 0)
             indirect += (n == 1) * POPCOUNT6[(behind >> p) & 0x3F]
@@ -515,7 +515,9 @@ cdef int encode_split(const checker_t* board, int encoding, int* indices, float*
 
 
 # The two hot loops in plain C, compiled twice on x86-64 with GCC (AVX2 and baseline; the
-# loader picks one). Contraction to FMA is off so that both give the same floats, and the
+# loader picks one), the hidden sums also a third time for AVX-512 (picked at run time: 128
+# units in registers at once, one pass over the rows instead of two). Contraction to FMA is
+# off so that all give the same floats (each unit's terms added in the same order), and the
 # dot product keeps eight partial sums so that it vectorises without reassociation.
 cdef extern from *:
     """
@@ -527,44 +529,67 @@ cdef extern from *:
     #include <string.h>
     #if defined(__GNUC__)
     typedef float bg_v8 __attribute__((vector_size(32)));
-    #define bg_load8(p) __extension__({ bg_v8 bg_v_; memcpy(&bg_v_, (p), sizeof bg_v_); bg_v_; })
-    #define bg_store8(p, v) do { bg_v8 bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
+    #define bg_load(VECTOR, p) __extension__({ VECTOR bg_l_; memcpy(&bg_l_, (p), sizeof bg_l_); bg_l_; })
+    #define bg_store(VECTOR, p, v) do { VECTOR bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
+    #define bg_load8(p) bg_load(bg_v8, p)
+    #define bg_store8(p, v) bg_store(bg_v8, p, v)
     /* hidden[j] = first[j] + sum_i values[i] * weights[indices[i]][j] (first may be hidden),
-       the terms added one after the other: 64 hidden units at a time in registers, then 8
-       at a time, then one by one */
-    BG_HOT static void bg_add_rows(float* hidden, const float* first, const float* weights,
-                                   const int* indices, const float* values, int active, int h) {
-        int start = 0;
-        for (; start + 64 <= h; start += 64) {
-            bg_v8 a0 = bg_load8(first + start), a1 = bg_load8(first + start + 8);
-            bg_v8 a2 = bg_load8(first + start + 16), a3 = bg_load8(first + start + 24);
-            bg_v8 a4 = bg_load8(first + start + 32), a5 = bg_load8(first + start + 40);
-            bg_v8 a6 = bg_load8(first + start + 48), a7 = bg_load8(first + start + 56);
-            for (int i = 0; i < active; ++i) {
-                const float* row = weights + (long)indices[i] * h + start;
-                const bg_v8 v = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i];
-                a0 += v * bg_load8(row);      a1 += v * bg_load8(row + 8);
-                a2 += v * bg_load8(row + 16); a3 += v * bg_load8(row + 24);
-                a4 += v * bg_load8(row + 32); a5 += v * bg_load8(row + 40);
-                a6 += v * bg_load8(row + 48); a7 += v * bg_load8(row + 56);
-            }
-            bg_store8(hidden + start, a0);      bg_store8(hidden + start + 8, a1);
-            bg_store8(hidden + start + 16, a2); bg_store8(hidden + start + 24, a3);
-            bg_store8(hidden + start + 32, a4); bg_store8(hidden + start + 40, a5);
-            bg_store8(hidden + start + 48, a6); bg_store8(hidden + start + 56, a7);
-        }
-        for (; start + 8 <= h; start += 8) {
-            bg_v8 a = bg_load8(first + start);
-            for (int i = 0; i < active; ++i)
-                a += ((bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + values[i])
-                     * bg_load8(weights + (long)indices[i] * h + start);
-            bg_store8(hidden + start, a);
-        }
-        for (; start < h; ++start) {
-            hidden[start] = first[start];
-            for (int i = 0; i < active; ++i)
-                hidden[start] += values[i] * weights[(long)indices[i] * h + start];
-        }
+       the terms added one after the other: with vectors of LANES floats, 8 * LANES hidden
+       units at a time in registers, then LANES at a time, then one by one. One definition
+       for each vector width: the same float operations for every unit in each. */
+    #define BG_DEFINE_ADD_ROWS(NAME, ATTRIBUTES, VECTOR, LANES)                                 \
+    ATTRIBUTES static void NAME(float* hidden, const float* first, const float* weights,        \
+                                const int* indices, const float* values, int active, int h) {   \
+        const int n = (LANES);                                                                  \
+        int start = 0;                                                                          \
+        for (; start + 8 * n <= h; start += 8 * n) {                                            \
+            const float* f = first + start;                                                     \
+            VECTOR a0 = bg_load(VECTOR, f), a1 = bg_load(VECTOR, f + n);                        \
+            VECTOR a2 = bg_load(VECTOR, f + 2 * n), a3 = bg_load(VECTOR, f + 3 * n);            \
+            VECTOR a4 = bg_load(VECTOR, f + 4 * n), a5 = bg_load(VECTOR, f + 5 * n);            \
+            VECTOR a6 = bg_load(VECTOR, f + 6 * n), a7 = bg_load(VECTOR, f + 7 * n);            \
+            for (int i = 0; i < active; ++i) {                                                  \
+                const float* row = weights + (long)indices[i] * h + start;                      \
+                const VECTOR v = (VECTOR){0} + values[i];                                       \
+                a0 += v * bg_load(VECTOR, row);         a1 += v * bg_load(VECTOR, row + n);     \
+                a2 += v * bg_load(VECTOR, row + 2 * n); a3 += v * bg_load(VECTOR, row + 3 * n); \
+                a4 += v * bg_load(VECTOR, row + 4 * n); a5 += v * bg_load(VECTOR, row + 5 * n); \
+                a6 += v * bg_load(VECTOR, row + 6 * n); a7 += v * bg_load(VECTOR, row + 7 * n); \
+            }                                                                                   \
+            float* out = hidden + start;                                                        \
+            bg_store(VECTOR, out, a0);         bg_store(VECTOR, out + n, a1);                   \
+            bg_store(VECTOR, out + 2 * n, a2); bg_store(VECTOR, out + 3 * n, a3);               \
+            bg_store(VECTOR, out + 4 * n, a4); bg_store(VECTOR, out + 5 * n, a5);               \
+            bg_store(VECTOR, out + 6 * n, a6); bg_store(VECTOR, out + 7 * n, a7);               \
+        }                                                                                       \
+        for (; start + n <= h; start += n) {                                                    \
+            VECTOR a = bg_load(VECTOR, first + start);                                          \
+            for (int i = 0; i < active; ++i)                                                    \
+                a += ((VECTOR){0} + values[i]) * bg_load(VECTOR, weights + (long)indices[i] * h + start); \
+            bg_store(VECTOR, hidden + start, a);                                                \
+        }                                                                                       \
+        for (; start < h; ++start) {                                                            \
+            hidden[start] = first[start];                                                       \
+            for (int i = 0; i < active; ++i)                                                    \
+                hidden[start] += values[i] * weights[(long)indices[i] * h + start];             \
+        }                                                                                       \
+    }
+    BG_DEFINE_ADD_ROWS(bg_add_rows_any, BG_HOT, bg_v8, 8)
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 12
+    /* AVX-512 (picked at run time): 128 units in registers, one pass over the rows */
+    typedef float bg_v16 __attribute__((vector_size(64)));
+    BG_DEFINE_ADD_ROWS(bg_add_rows_avx512,
+                       __attribute__((target("avx512f"), optimize("fp-contract=off"))), bg_v16, 16)
+    #define BG_HAS_AVX512() __builtin_cpu_supports("avx512f")
+    #else
+    #define BG_HAS_AVX512() 0
+    #define bg_add_rows_avx512 bg_add_rows_any
+    #endif
+    /* the hidden sums by the widest vectors the CPU has */
+    static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                            const int* indices, const float* values, int active, int h) {
+        if (BG_HAS_AVX512()) bg_add_rows_avx512(hidden, first, weights, indices, values, active, h);
+        else bg_add_rows_any(hidden, first, weights, indices, values, active, h);
     }
     BG_HOT static void bg_axpy(float* y, const float* x, float a, int n) {
         const bg_v8 va = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + a;
