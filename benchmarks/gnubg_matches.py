@@ -78,6 +78,17 @@ class GnubgPlayerStatistics:
 
 
 @dataclass(frozen=True)
+class GnubgCandidate:
+    """A play gnubg's analysis lists: its hops in .sgf letters, the mover's cubeless
+    probabilities, gnubg's equity (cubeful when it analysed cubefully, EMG) and its depth."""
+
+    letters: str
+    probabilities: tuple[float, float, float, float, float]
+    equity: float
+    plies: int
+
+
+@dataclass(frozen=True)
 class GnubgCheckerPlay:
     """One checker play as gnubg's analysis rates it (EMG: its normalised equities)."""
 
@@ -86,6 +97,14 @@ class GnubgCheckerPlay:
     error: float | None  # best equity minus the played one's; None: not analysed
     legal_shown: int  # the plays gnubg kept in the analysis (1: forced)
     luck: float | None
+    candidates: tuple[GnubgCandidate, ...] = ()  # as gnubg lists them (best first)
+    played_index: int | None = None  # the played one among ``candidates``
+
+    def compared(self, plies: int) -> tuple[GnubgCandidate, ...]:
+        """The plays gnubg's analysis at ``plies`` compares: the ones searched that deep; when
+        its 0-ply filter leaves a single play, gnubg searches none deeper and keeps that one."""
+        deep = tuple(c for c in self.candidates if c.plies == plies)
+        return deep or self.candidates[:1]
 
 
 @dataclass(frozen=True)
@@ -204,15 +223,25 @@ def checker_plays_of(text: str) -> dict[tuple[int, int], GnubgCheckerPlay]:
         dice = _NODE_DICE.match(";" + node)
         assert dice is not None
         analysis = _ANALYSIS.search(node)
-        error, shown = None, 1
+        error, shown, candidates, played = None, 1, (), None
         if analysis:
-            equities = [float(entry.split()[9]) for entry in re.findall(r"\[([^\]]*)\]", analysis.group(2))]
-            error, shown = max(equities) - equities[int(analysis.group(1))], len(equities)
+            candidates = tuple(_candidate(entry) for entry in re.findall(r"\[([^\]]*)\]", analysis.group(2)))
+            equities = [c.equity for c in candidates]
+            played = int(analysis.group(1))
+            error, shown = max(equities) - equities[played], len(equities)
         luck = _LUCK.search(node)
         plays[(game, ordinal)] = GnubgCheckerPlay(
             player=0 if dice.group(1) == "W" else 1, dice=(int(dice.group(2)), int(dice.group(3))),
-            error=error, legal_shown=shown, luck=float(luck.group(1)) if luck else None)
+            error=error, legal_shown=shown, luck=float(luck.group(1)) if luck else None,
+            candidates=candidates, played_index=played)
     return plays
+
+
+def _candidate(entry: str) -> GnubgCandidate:
+    """``hops E ver 3 p1 p2 p3 p4 p5 equity <plies>C ...`` (an ``A`` property's entry)."""
+    fields = entry.split()
+    probabilities = tuple(float(value) for value in fields[4:9])
+    return GnubgCandidate(fields[0], probabilities, float(fields[9]), int(fields[10].rstrip("C")))  # type: ignore[arg-type]
 
 
 def _marked_checker_plays(text: str) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:

@@ -4,11 +4,16 @@
     python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
     python benchmarks/judge.py checker --plies 0 --class race --race-network W.npz   # races valued by a race network
     python benchmarks/judge.py checker --plies 0 --weights W.npz   # another evaluator network (all in C)
+    python benchmarks/judge.py checker --plies 0 --set large --out A.json   # the 2,000-decision set
+    python benchmarks/judge.py checker --compare A.json B.json   # paired difference of two --out runs
 
 Checker play: bgengine's best play at ``--plies`` is looked up among the stored plays by the
 position it leads to; what it gives up against gnubg's best is in millipoints (mEMG, cubeless
 money equity x 1000). Cube: ``cube_decision`` at ``--plies`` against gnubg's equities (money
 per cube, EMG in matches); gnubg's "Optional double" accepts "no double" as well.
+``--set large`` (checker play) scores on the larger set, ``--judge-file`` on any set file; the
+default stays the 440-decision set so old figures stay comparable. ``--compare`` prints the
+paired differences of two ``--out`` runs (judge_compare.py), to tell networks apart beyond noise.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge_data import CHECKER_SET, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
+from judge_compare import compare_runs, mean, print_comparison, standard_error  # noqa: E402
+from judge_data import CHECKER_SET, CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
 
 from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
@@ -71,10 +77,6 @@ def score_cube_decision(decision: Row, plies: int, evaluator: Any = None) -> Row
     }
 
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values) if values else float("nan")
-
-
 def summarise(scores: list[Row], group: str, measures: dict[str, Callable[[list[Row]], float]]) -> dict[str, Row]:
     """Per value of ``group`` and "all": the count and each measure."""
     groups: dict[str, list[Row]] = defaultdict(list)
@@ -86,28 +88,31 @@ def summarise(scores: list[Row], group: str, measures: dict[str, Callable[[list[
 
 
 CHECKER_MEASURES = {
-    "mean_mEMG_given_up": lambda rows: _mean([r["given_up"] for r in rows]),
-    "best_move_found": lambda rows: _mean([r["best"] for r in rows]),
+    "mean_mEMG_given_up": lambda rows: mean([r["given_up"] for r in rows]),
+    "standard_error": lambda rows: standard_error([r["given_up"] for r in rows]),
+    "best_move_found": lambda rows: mean([r["best"] for r in rows]),
 }
 CUBE_MEASURES = {
-    "same_family": lambda rows: _mean([r["same_family"] for r in rows]),
-    "mean_abs_nd_plus_dt_diff": lambda rows: _mean([r["equity_gap"] for r in rows]),
+    "same_family": lambda rows: mean([r["same_family"] for r in rows]),
+    "mean_abs_nd_plus_dt_diff": lambda rows: mean([r["equity_gap"] for r in rows]),
 }
 
 
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
           only_class: str | None = None, contact_network: Path | None = None,
-          weights: Path | None = None, race_approximation: bool = False) -> tuple[dict[str, Any], list[Row]]:
-    """Score every decision of a judge set (the first ``limit``; checker decisions of
-    ``only_class``); (summary, per-decision scores). ``race_network`` / ``contact_network``:
-    weights of networks valuing races / contact positions (checker play only); ``weights``:
-    the engine's network instead of the shipped one; ``race_approximation``: races by the
-    race approximation instead of the shipped race network."""
+          weights: Path | None = None, race_approximation: bool = False,
+          judge_file: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
+    """Score every decision of a judge set (``judge_file``, else the kind's committed set; the
+    first ``limit``; checker decisions of ``only_class``); (summary, per-decision scores).
+    ``race_network`` / ``contact_network``: weights of networks valuing races / contact
+    positions (checker play only); ``weights``: the engine's network instead of the shipped
+    one; ``race_approximation``: races by the race approximation instead of the shipped race
+    network."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
     }[kind]
-    header, decisions = read_judge_set(path)
+    header, decisions = read_judge_set(judge_file or path)
     started = time.perf_counter()
     evaluator = None
     engine = "bgengine"
@@ -128,8 +133,8 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
     scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
-    summary: dict[str, Any] = {"set": path.name, "engine": engine, "judge": header["judge"], "plies": plies,
-                               "seconds": round(seconds, 1)}
+    summary: dict[str, Any] = {"set": (judge_file or path).name, "engine": engine, "judge": header["judge"],
+                               "plies": plies, "seconds": round(seconds, 1)}
     if kind == "checker":
         summary["by_class"] = summarise(scores, "class", measures)
     else:
@@ -166,9 +171,22 @@ def main() -> None:
     parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
     parser.add_argument("--race-approximation", action="store_true",
                         help="value races by the race approximation instead of the shipped race network")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--set", dest="checker_set", choices=tuple(CHECKER_SETS), default="small",
+                       help="checker play: the committed 440-decision set (small, the default) or the 2,000 one")
+    which.add_argument("--judge-file", type=Path, help="score against this judge-set file instead")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("A.json", "B.json"),
+                        help="print the paired differences of two --out runs on the same set, score nothing")
     args = parser.parse_args()
+    if args.compare:
+        first, second = args.compare
+        print_comparison(compare_runs(first, second, args.kind), args.kind, first, second)
+        return
+    if args.kind != "checker" and args.checker_set != "small":
+        raise SystemExit("--set applies to checker play only (there is one cube set)")
+    judge_file = args.judge_file or (CHECKER_SETS[args.checker_set] if args.kind == "checker" else None)
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
-                            args.contact_network, args.weights, args.race_approximation)
+                            args.contact_network, args.weights, args.race_approximation, judge_file)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from bgengine import Position
+from bgengine.move import legal_moves
 from bgengine.evaluation.evaluator import (
     MoveFilter,
     NetworkEvaluator,
     RankedMove,
+    choose_candidates,
     default_evaluator,
     evaluate,
     rank_legal_moves,
@@ -119,6 +121,39 @@ def test_a_numpy_margin_takes_the_general_path_with_its_float64_comparison():
     )
 
 
+def money_worst_first(mover: np.ndarray) -> np.ndarray:
+    """Minus the cubeless money equity: candidates chosen by it are the worst plays."""
+    return 1.0 - np.asarray(mover, dtype=np.float64) @ np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def test_candidates_chosen_by_another_equity_are_the_ones_searched_on_both_paths():
+    general = general_path()
+    for position, dice in zip(POSITIONS[::40], rolls(len(POSITIONS), seed=8)):
+        legal = legal_moves(position, dice)
+        fast = rank_legal_moves(legal, plies=1, candidate_equity=money_worst_first)
+        slow = rank_legal_moves(legal, plies=1, candidate_equity=money_worst_first, evaluator=general)
+        assert fast == slow
+        assert [m.plies for m in fast] == [m.plies for m in slow]
+        zero_ply = {m.move: m.probabilities for m in rank_legal_moves(legal, plies=0)}
+        mover = np.array([tuple(zero_ply[move]) for move in legal.moves])
+        expected = {legal.move(i) for i in choose_candidates(money_worst_first(mover)).tolist()}
+        assert {m.move for m in fast if m.plies == 1} == expected
+
+
+def test_candidates_chosen_by_money_equity_are_the_defaults():
+    money = lambda mover: -money_worst_first(mover)  # noqa: E731
+    for position, dice in zip(POSITIONS[::60], rolls(len(POSITIONS), seed=9)):
+        legal = legal_moves(position, dice)
+        assert rank_legal_moves(legal, plies=1, candidate_equity=money) == rank_legal_moves(legal, plies=1)
+
+
+def test_choose_candidates_keeps_the_best_within_the_margin_ties_to_the_lower_index():
+    equities = np.array([0.1, 0.5, 0.45, 0.2, 0.5, 0.39])
+    assert choose_candidates(equities, MoveFilter(keep=8, margin=0.1)).tolist() == [1, 4, 2]
+    assert choose_candidates(equities, MoveFilter(keep=2, margin=0.1)).tolist() == [1, 4]
+    assert choose_candidates(equities, MoveFilter(keep=8, margin=0.0)).tolist() == [1, 4]
+
+
 def test_lazy_ranked_moves_read_like_constructed_ones():
     legal = Position.initial().legal_moves((3, 1))
     ranked = rank_legal_moves(legal)
@@ -171,6 +206,9 @@ def test_the_kernel_refuses_bad_arguments():
         _single.rank_children(kernel, b"", 0)
     with pytest.raises(ValueError):
         _single.rank_children(kernel, Position.initial().to_bytes(), 0, candidates_keep=0)
+    for chosen in ([1], [-1], [0, 0]):  # one child: index 0, once
+        with pytest.raises(ValueError):
+            _single.rank_children(kernel, Position.initial().to_bytes(), 1, chosen=chosen)
     ranking = _single.rank_children(kernel, Position.initial().to_bytes(), 0)
     assert ranking is not None and ranking.order == [0]
     with pytest.raises(IndexError):

@@ -14,18 +14,19 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from judge_data import CHECKER_SET, CUBE_SET, FAMILIES, decision_class, read_judge_set, verdict_family  # noqa: E402
+from judge_data import CHECKER_SETS, CUBE_SET, FAMILIES, decision_class, read_judge_set, verdict_family  # noqa: E402
 
 from bgengine import Position, parse_xgid  # noqa: E402
 
-MINIMUM_CHECKER = {"contact": 300, "race": 100}
+MINIMUM_CHECKER = {"small": {"contact": 300, "race": 100}, "large": {"contact": 1500, "race": 350}}
+LARGEST_SET_BYTES = 10_000_000
 MINIMUM_CUBE_DECISIONS = 500
 CUBE_SCENARIOS_AT_LEAST = 7
 
 
-@pytest.fixture(scope="module")
-def checker_set():
-    return read_judge_set(CHECKER_SET)
+@pytest.fixture(scope="module", params=sorted(CHECKER_SETS))
+def checker_set(request):
+    return request.param, read_judge_set(CHECKER_SETS[request.param])
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +35,16 @@ def cube_set():
 
 
 def test_checker_set_has_enough_decisions_of_each_class(checker_set):
-    header, decisions = checker_set
+    name, (header, decisions) = checker_set
     counts = Counter(d["class"] for d in decisions)
-    assert all(counts[name] >= minimum for name, minimum in MINIMUM_CHECKER.items()), counts
+    assert all(counts[kind] >= minimum for kind, minimum in MINIMUM_CHECKER[name].items()), counts
     assert header["decisions"] == dict(counts) and "seed" in header and "command" in header
+    assert len({(d["position_id"], *d["dice"]) for d in decisions}) == len(decisions)
+    assert CHECKER_SETS[name].stat().st_size < LARGEST_SET_BYTES
 
 
 def test_checker_set_plays_are_exactly_bgengine_legal_plays(checker_set):
-    for decision in checker_set[1]:
+    for decision in checker_set[1][1]:
         position = Position.from_gnubg_id(decision["position_id"])
         legal = position.legal_moves(tuple(decision["dice"]))
         stored = [play["position_id"] for play in decision["plays"]]
@@ -52,7 +55,7 @@ def test_checker_set_plays_are_exactly_bgengine_legal_plays(checker_set):
 
 
 def test_checker_set_plays_are_ranked_best_first(checker_set):
-    for decision in checker_set[1]:
+    for decision in checker_set[1][1]:
         equities = [play["equity"] for play in decision["plays"]]
         assert equities == sorted(equities, reverse=True), decision["position_id"]
 

@@ -124,6 +124,36 @@ def test_cubeful_is_the_default_and_a_play_is_valued_after_the_opponents_best_cu
     assert play.error > 0.0 and play.error == pytest.approx(play.best_equity - play.played_equity)
 
 
+def test_the_plays_compared_are_the_best_at_0_ply_by_the_measure_at_the_score():
+    # 21 at 3-2 in a 5-point match, cube 2 on the mover's side: cubeless money equity and
+    # the cubeful measure at the score pick different candidates at 0-ply.
+    position = Position.from_gnubg_id("XQEA/BPMrWsBAA")
+    before = MatchState(match_length=5, score=(3, 2), cube_value=2, cube_owner=0)
+    at_roll = before.with_changes(dice=(2, 1))
+    legal = position.legal_moves((2, 1))
+    played = legal.move(0)
+    measure = PlayValue.of("cubeful", at_roll)
+    children = [legal.position_after(i) for i in range(len(legal))]
+    zero_ply = [bg.evaluate(child).probabilities.flipped() for child in children]
+    by_measure = [measure.after(child, p) for child, p in zip(children, zero_ply)]
+    by_money = [p.equity for p in zero_ply]
+
+    def best_eight(values: list[float]) -> set[int]:
+        top = sorted(range(len(values)), key=lambda i: -values[i])[:8]
+        return {i for i in top if values[i] >= values[top[0]] - 0.16}
+
+    compared = best_eight(by_measure) | {0}
+    assert best_eight(by_money) | {0} != compared
+    one_ply = {i: measure.after(children[i], bg.evaluate(children[i], plies=1).probabilities.flipped())
+               for i in compared}
+    best = max(one_ply, key=lambda i: one_ply[i])
+    task = TurnTask(0, 0, 0, position, before, False, None, (2, 1), played, checker_match=at_roll)
+    checker = analyse_turn(task, 1).checker
+    assert checker is not None and checker.best == legal.move(best)
+    assert checker.error == pytest.approx(one_ply[best] - one_ply[0], abs=1e-6)  # float32 searches
+    assert {c.move for c in checker.candidates} <= {legal.move(i) for i in compared}
+
+
 def test_in_the_crawford_game_cubeful_is_cubeless_at_the_score():
     crawford = MatchState(match_length=5, score=(4, 2), crawford=True, on_roll=1)
     position = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
@@ -288,14 +318,16 @@ def test_a_clear_no_double_keeps_its_0_ply_decision_and_a_double_is_searched_dee
     MatchState(match_length=5, score=(1, 4), crawford=False),
     MatchState(),
 ])
-def test_the_cubeful_value_is_cube_decisions_best_action(state):
-    from bgengine.analysis.turns import cubeful_value
-
+def test_the_cubeful_value_after_a_play_is_the_opponents_best_action_by_cube_decision(state):
+    # ``state`` is the opponent's, on roll in ``position`` after the mover's play
     position = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    mover = state.with_changes(on_roll=1 - state.on_roll)
+    measure = PlayValue.of("cubeful", mover)
     for chances in ((0.72, 0.25, 0.01, 0.05, 0.002), (0.55, 0.15, 0.01, 0.1, 0.005), (0.3, 0.05, 0.0, 0.2, 0.02)):
         probabilities = bg.GameProbabilities.from_vector(chances)
         decision = bg.cube_decision(position, state, probabilities=probabilities)
         best = decision.no_double
         if decision.double_take is not None and decision.double_pass is not None:
             best = max(best, min(decision.double_take, decision.double_pass))
-        assert cubeful_value(position, state, probabilities, bg.default_met()) == pytest.approx(best, abs=1e-12)
+        expected = -best if state.is_money else mwc_to_emg(1.0 - best, bg.default_met(), MatchScore.from_match_state(mover))
+        assert measure.after(position, probabilities.flipped()) == pytest.approx(expected, abs=1e-9)

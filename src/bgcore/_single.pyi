@@ -1,5 +1,6 @@
 """Single-position calls from Python: one board's probabilities, one roll's ranked children."""
 
+from collections.abc import Iterable
 from typing import Any
 
 from bgcore._engine import EngineCEvaluator
@@ -40,4 +41,5 @@ def rank_children(
     margin: float = 0.0,
     candidates_keep: int = 8,
     candidates_margin: float = 0.16,
+    chosen: Iterable[int] | None = None,
 ) -> Ranking | None: ...

@@ -229,11 +229,24 @@ cdef void stable_sort(Scratch* s, int* order, int n) noexcept nogil:
         memcpy(order, source, n * sizeof(int))
 
 
+cdef inline int search_child(const BoardEvaluator* evaluator, const checker_t* children, int i, int plies,
+                             const MoveFilter* move_filter, Scratch* s) noexcept nogil:
+    """Child i looked ahead ``plies`` rolls into its row of s.values, marked deep."""
+    if nply_probabilities(evaluator, children + i * NUM_SLOTS, plies, move_filter,
+                          s.values + i * NUM_OUTPUTS) != 0:
+        return RANK_FAILED
+    s.deep[i] = 1
+    return RANK_OK
+
+
 cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n, int plies,
               const MoveFilter* move_filter, const MoveFilter* candidates,
+              const int* chosen, int n_chosen,
               double* out5, int* order, int* searched) noexcept nogil:
     """Every child at 0-ply, the candidates at ``plies``; mover's view into out5, ranking
-    into order. See the module docstring for why each step is done as it is."""
+    into order. The candidates are the ``n_chosen`` children ``chosen`` when n_chosen >= 0,
+    else the best by 0-ply money equity (``candidates``). See the module docstring for why
+    each step is done as it is."""
     cdef Scratch* s = <Scratch*>thread_scratch(sizeof(Scratch))
     cdef int i, c, count = 0, keep = candidates.keep
     cdef float e, limit
@@ -252,7 +265,12 @@ cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n,
         evaluator = &cached
     for i in range(n):
         s.deep[i] = 0
-    if plies > 0:
+    if plies > 0 and n_chosen >= 0:
+        for c in range(n_chosen):
+            if search_child(evaluator, children, chosen[c], plies, move_filter, s) != RANK_OK:
+                return RANK_FAILED
+            searched[0] += 1
+    elif plies > 0:
         if keep > MAX_KEEP:
             keep = MAX_KEEP
         for i in range(n):          # the `keep` lowest equities for the next player, stably
@@ -264,11 +282,8 @@ cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n,
         for c in range(count):
             if not candidate_equity[c] <= limit:
                 break
-            i = candidate[c]
-            if nply_probabilities(evaluator, children + i * NUM_SLOTS, plies, move_filter,
-                                  s.values + i * NUM_OUTPUTS) != 0:
+            if search_child(evaluator, children, candidate[c], plies, move_filter, s) != RANK_OK:
                 return RANK_FAILED
-            s.deep[i] = 1
             searched[0] += 1
     for i in range(n):
         v = s.values + i * NUM_OUTPUTS
@@ -416,16 +431,31 @@ def probabilities(EngineCEvaluator evaluator, bytes board, int plies, int keep=1
 
 
 def rank_children(EngineCEvaluator evaluator, bytes children, int plies, int keep=1,
-                  float margin=0.0, int candidates_keep=8, float candidates_margin=0.16):
+                  float margin=0.0, int candidates_keep=8, float candidates_margin=0.16,
+                  chosen=None):
     """A ``Ranking`` of the trusted children (26 bytes each, next player's view) of one
-    roll: all at 0-ply, then the best ``candidates_keep`` within ``candidates_margin`` looked
-    ahead ``plies`` rolls (the search below with ``keep``/``margin``); None when a value is
-    NaN. Runs without the GIL, in this thread's scratch memory."""
+    roll: all at 0-ply, then the best ``candidates_keep`` within ``candidates_margin`` (by
+    0-ply money equity) looked ahead ``plies`` rolls (the search below with
+    ``keep``/``margin``); ``chosen`` (distinct child indices) names the children to look
+    ahead instead. None when a value is NaN. Runs without the GIL, in this thread's
+    scratch memory."""
     cdef int n = len(children) // NUM_SLOTS
     if n < 1 or n > MAX_CHILDREN or n * NUM_SLOTS != len(children):
         raise ValueError(f"children must be 1..{MAX_CHILDREN} boards of {NUM_SLOTS} bytes")
     check_search(plies, keep)
     check_search(0, candidates_keep)
+    cdef int picked[MAX_CHILDREN]
+    cdef int n_chosen = -1, index
+    cdef char seen[MAX_CHILDREN]
+    if chosen is not None:
+        memset(seen, 0, n)
+        n_chosen = 0
+        for index in chosen:
+            if not 0 <= index < n or seen[index]:
+                raise ValueError(f"chosen must be distinct child indices 0..{n - 1}, got {list(chosen)!r}")
+            seen[index] = 1
+            picked[n_chosen] = index
+            n_chosen += 1
     cdef Ranking ranking = Ranking.__new__(Ranking)
     ranking.values = <double*>malloc(n * NUM_OUTPUTS * sizeof(double))
     ranking.indices = <int*>malloc(n * sizeof(int))
@@ -444,8 +474,8 @@ def rank_children(EngineCEvaluator evaluator, bytes children, int plies, int kee
     with nogil:
         if plies > 0:
             hold_networks(True)
-        status = rank(&c, boards, n, plies, &move_filter, &root_filter, ranking.values,
-                      ranking.indices, &searched)
+        status = rank(&c, boards, n, plies, &move_filter, &root_filter, picked, n_chosen,
+                      ranking.values, ranking.indices, &searched)
         if plies > 0:
             hold_networks(False)
     if status == RANK_NOT_A_NUMBER:

@@ -13,19 +13,18 @@ converts EMG to MWC.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from bgengine.cube.decision import CubeDecision, cube_decision
-from bgengine.cube.efficiency import efficiency_for
-from bgengine.cube.janowski import money_doubling_functions
-from bgengine.cube.match_model import MatchCubeModel
+from bgengine.cube.cubeful import CubefulSearch
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.evaluation.evaluator import (
-    ROOT_FILTER, Evaluator, RankedMove, default_evaluator, evaluate, rank_legal_moves,
+    ROOT_FILTER, Evaluator, RankedMove, choose_candidates, default_evaluator, evaluate, rank_legal_moves,
 )
 from bgengine.match_state import MatchState
 from bgengine.move import Move, legal_moves
@@ -94,53 +93,44 @@ class PlayValue:
     """The mover's equity (EMG) after a play, by one of ``EQUITY_MEASURES``.
 
     "money" and "match" are linear in the probabilities (``linear``). "cubeful" puts them
-    through the cube model at the score (``cube_decision``'s model: the opponent on roll,
-    the cube as it is, the position's cube efficiency) and takes the opponent's best cube
-    action, as a player on roll values a position; the mover's MWC is then rescaled to
-    EMG as the linear measures are.
+    through the cube model at the score (``cube_decision``'s model at 0-ply, in C as the
+    cubeful search's leaves: the opponent on roll, the cube as it is, the position's cube
+    efficiency) and takes the opponent's best cube action, as a player on roll values a
+    position; the mover's MWC is then rescaled to EMG as the linear measures are.
     """
 
     linear: EquityWeights
-    opponent: MatchState | None  # the opponent's state before its roll (cubeful only)
-    met: MatchEquityTable
+    mover: MatchState  # the mover's state before its roll
+    cube: CubefulSearch | None = field(compare=False)  # the cube model's values (cubeful only)
     emg_reference: tuple[float, float]  # the mover's MWC after winning and losing a single game
 
     @classmethod
     def of(cls, measure: str, match: MatchState, met: MatchEquityTable | None = None) -> PlayValue:
         table = met or default_met()
-        opponent = None
-        if measure == "cubeful":
-            opponent = match.with_changes(on_roll=1 - match.on_roll, dice=None, double_offered=False)
+        mover = match.with_changes(dice=None, double_offered=False)
+        # The model's values at depth 0 come from the probabilities given: no evaluator is asked.
+        cube = CubefulSearch(None, table) if measure == "cubeful" else None
         reference = (1.0, -1.0) if match.is_money else emg_reference(table, MatchScore.from_match_state(match))
-        return cls(EquityWeights.of(measure, match, met), opponent, table, reference)
+        return cls(EquityWeights.of(measure, match, met), mover, cube, reference)
 
     def after(self, child: Position, mover_probabilities: Any) -> float:
         """The mover's equity after the play leading to ``child`` (the opponent's view)."""
-        if self.opponent is None or child.phase is Phase.OVER:
+        if self.cube is None or child.phase is Phase.OVER:
             # A finished game has no cube left: its cubeless value is exact.
             return float(self.linear.equity(mover_probabilities))
-        chances = GameProbabilities.from_estimate(flipped(tuple(float(v) for v in mover_probabilities)))
-        theirs = cubeful_value(child, self.opponent, chances, self.met)
-        if self.opponent.is_money:
-            return -theirs
+        theirs = flipped(tuple(GameProbabilities.from_estimate(tuple(float(v) for v in mover_probabilities))))
+        mine = self.cube.mover_value(child, self.mover, 0, theirs)
+        if self.mover.is_money:
+            return mine
         win, lose = self.emg_reference
-        return 2.0 * (1.0 - theirs - lose) / (win - lose) - 1.0
+        return 2.0 * (mine - lose) / (win - lose) - 1.0
 
-
-def cubeful_value(position: Position, match: MatchState, chances: GameProbabilities, met: MatchEquityTable) -> float:
-    """The player on roll's cubeful value (MWC, or money per cube) with its best cube action:
-    No double, or the taker's best answer to a double when that is better; ``cube_decision``'s
-    model from ``chances`` without building the decision (beavers left out)."""
-    efficiency = efficiency_for(position, None, match).value
-    if match.is_money:
-        functions = money_doubling_functions(chances, match, match.relative_cube_owner(), efficiency)
-    else:
-        model = MatchCubeModel(chances, MatchScore.from_match_state(match), met, efficiency)
-        functions = model.doubling_functions(match.why_no_double())
-    no_double = functions.no_double(chances.win)
-    if functions.double_take is None or functions.double_pass is None:
-        return no_double
-    return max(no_double, min(functions.double_take(chances.win), functions.double_pass))
+    def of_plays(self, position_after: Callable[[int], Position], mover_probabilities: np.ndarray) -> np.ndarray:
+        """The mover's equity after each of n plays from their (n, 5) probabilities; play i
+        leads to ``position_after(i)`` (read only by the cubeful measure)."""
+        if self.cube is None:
+            return np.asarray(self.linear.equity(mover_probabilities), dtype=np.float64)
+        return np.array([self.after(position_after(i), row) for i, row in enumerate(mover_probabilities)])
 
 
 @dataclass(frozen=True)
@@ -265,15 +255,16 @@ def _checker(
     if len(legal) == 1:
         only = legal.move(0)
         return CheckerResult(only, only, 0.0, 0.0, True, 1, ())
-    ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator)
+    # The candidates searched deep are the best at 0-ply by the measure itself (at the score).
+    ranked = rank_legal_moves(legal, plies=plies, evaluator=evaluator,
+                              candidate_equity=lambda mover_view: measure.of_plays(legal.position_after, mover_view))
     played = legal.move(legal.index(played))  # as the generator lists it
     index = next(i for i, m in enumerate(ranked) if m.move == played)
     deep = ranked[index]
     if deep.plies < plies:  # the played move was not a candidate: search it as deep as the best
         mover_view = evaluate(deep.position, plies=plies, evaluator=evaluator).probabilities.flipped()
         deep = replace(deep, probabilities=mover_view, plies=plies)
-    linear = [float(measure.linear.equity(m.probabilities)) for m in ranked]
-    others = [ranked[i] for i in sorted(_compared(ranked, linear, plies) - {index})]
+    others = [ranked[i] for i in sorted(_compared(ranked, measure, plies) - {index})]
     # Ties go to the played move (listed first): an equal play is no error.
     searched = sorted((Candidate(m.move, measure.after(m.position, m.probabilities), plies) for m in [deep, *others]),
                       key=lambda c: -c.equity)
@@ -284,13 +275,14 @@ def _checker(
     return CheckerResult(mine.move, best.move, mine.equity, best.equity, False, len(legal), tuple(kept.values()))
 
 
-def _compared(ranked: list[RankedMove], linear: list[float], plies: int) -> set[int]:
-    """The plays compared with the played one: the ones searched ``plies`` deep; at 0-ply
-    the candidates a deeper search would take (``ROOT_FILTER`` by the linear measure)."""
+def _compared(ranked: list[RankedMove], measure: PlayValue, plies: int) -> set[int]:
+    """The plays compared with the played one (indices into ``ranked``): the ones searched
+    ``plies`` deep; at 0-ply the candidates a deeper search would take (``ROOT_FILTER`` by
+    the measure)."""
     if plies > 0:
         return {i for i, m in enumerate(ranked) if m.plies == plies}
-    order = sorted(range(len(ranked)), key=lambda i: -linear[i])[: ROOT_FILTER.keep]
-    return {i for i in order if linear[i] >= linear[order[0]] - ROOT_FILTER.margin}
+    values = measure.of_plays(lambda i: ranked[i].position, np.array([tuple(m.probabilities) for m in ranked]))
+    return set(choose_candidates(values, ROOT_FILTER).tolist())
 
 
 def _luck(

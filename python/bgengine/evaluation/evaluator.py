@@ -371,6 +371,11 @@ def rank_moves(
     )
 
 
+#: The mover's equity of each child from its 0-ply probabilities (mover's view, (n, 5)), by
+#: which ``rank_legal_moves`` picks the candidates it searches deeper.
+CandidateEquity = Callable[[np.ndarray], np.ndarray | Sequence[float]]
+
+
 def rank_legal_moves(
     legal: MoveList,
     *,
@@ -378,17 +383,26 @@ def rank_legal_moves(
     evaluator: Evaluator | None = None,
     move_filter: MoveFilter | None = None,
     candidates: MoveFilter = ROOT_FILTER,
+    candidate_equity: CandidateEquity | None = None,
 ) -> list[RankedMove]:
-    """``rank_moves`` for moves already generated (a ``MoveList``)."""
+    """``rank_moves`` for moves already generated (a ``MoveList``).
+
+    The candidates searched ``plies`` deep are chosen by cubeless money equity at 0-ply,
+    or by ``candidate_equity`` (e.g. a match analysis's measure at the score) when given.
+    """
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
+    chosen = None
+    if plies > 0 and candidate_equity is not None:
+        zero_ply = flipped(_probabilities(evaluator, np.ascontiguousarray(legal.positions), 0, move_filter))
+        chosen = choose_candidates(np.asarray(candidate_equity(zero_ply), dtype=np.float64), candidates)
     if type(evaluator) is NetworkEvaluator and evaluator.all_in_c and type(candidates.margin) in (float, int):
         # The fast path: children ranked in C, RankedMoves filled in when read. (A numpy
         # margin would make the general path compare in float64: that one takes it.)
         search = move_filter or _DEFAULT_FILTER
         ranking = _single.rank_children(
             evaluator.c_evaluator(), legal._children, plies, search.keep, search.margin,
-            candidates.keep, candidates.margin,
+            candidates.keep, candidates.margin, None if chosen is None else chosen.tolist(),
         )
         if ranking is not None:
             return ranking.lazy_items(RankedMove, legal)
@@ -396,9 +410,10 @@ def rank_legal_moves(
     values = _probabilities(evaluator, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
-        equities = equity(values)  # the next player's: lower is better for the mover
-        order = np.argsort(equities, kind="stable")[: candidates.keep]
-        chosen = order[equities[order] <= equities[order[0]] + candidates.margin]
+        if chosen is None:
+            equities = equity(values)  # the next player's: lower is better for the mover
+            order = np.argsort(equities, kind="stable")[: candidates.keep]
+            chosen = order[equities[order] <= equities[order[0]] + candidates.margin]
         values[chosen] = _probabilities(evaluator, children[chosen], plies, move_filter)
         depth[chosen] = plies
     mover_view = flipped(values)
@@ -413,6 +428,13 @@ def rank_legal_moves(
     ]
     ranked.sort(key=lambda m: (-m.plies, -m.equity))
     return ranked
+
+
+def choose_candidates(equities: np.ndarray, candidates: MoveFilter = ROOT_FILTER) -> np.ndarray:
+    """Indices of the best ``candidates.keep`` of ``equities`` (the mover's) within
+    ``candidates.margin`` of the best, best first, ties to the lower index."""
+    order = np.argsort(-equities, kind="stable")[: candidates.keep]
+    return order[equities[order] >= equities[order[0]] - candidates.margin]
 
 
 def best_move(
