@@ -18,6 +18,9 @@ the rounds alternate bgengine, gnubg, bgengine, ... so both see the same load. R
 ratios. Run from the repository root:
 
     python benchmarks/bench_vs_gnubg_binding.py --gnubg-python /path/to/venv/bin/python --rounds 5
+
+``--weights W.npz`` measures another network; ``--encoding 2`` widens the network to that
+input encoding (zero rows for the new inputs: the same plays, the encoding's cost).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from judge_data import CHECKER_SET, read_judge_set  # noqa: E402
 
 from bgengine import Move, Position, best_move, evaluate, rank_moves  # noqa: E402
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
+from bgengine.evaluation.network_weights import load_network, widened  # noqa: E402
+from bgengine.evaluation.race_network import shipped_race_network  # noqa: E402
 
 TWO_PLY_DECISIONS = 40
 
@@ -146,6 +151,17 @@ def equity_given_up(decisions: list[dict[str, Any]], chosen_ids: Sequence[str]) 
     return 1000 * statistics.fmean(losses)
 
 
+def measured_evaluator(weights: str | None, encoding: int | None, race_approximation: bool) -> NetworkEvaluator | None:
+    """The evaluator the rounds use: None (the default one) unless another network, encoding
+    or race valuation is asked for."""
+    if weights is None and encoding is None and not race_approximation:
+        return None
+    network = load_network(weights) if weights else default_evaluator().network
+    if encoding is not None:
+        network = widened(network, encoding)
+    return NetworkEvaluator(network, race_network=None if race_approximation else shipped_race_network())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gnubg-python", default=os.environ.get("BGENGINE_GNUBG_PYTHON"),
@@ -153,12 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--race-approximation", action="store_true",
                         help="value races by the race approximation instead of the default race network")
+    parser.add_argument("--weights", help="network weights to measure (default: the shipped weights)")
+    parser.add_argument("--encoding", type=int, help="widen the network to this input encoding first")
     args = parser.parse_args(argv)
-    evaluator = default_evaluator(use_race_network=False) if args.race_approximation else None
+    evaluator = measured_evaluator(args.weights, args.encoding, args.race_approximation)
     decisions, children = workload()
     load_before = f"{os.getloadavg()[0]:.2f}"
+    network = evaluator.network if evaluator else default_evaluator().network
     print(f"workload: {len(decisions)} decisions, {len(children)} distinct positions, "
-          f"2-ply on the first {TWO_PLY_DECISIONS}; {args.rounds} rounds")
+          f"2-ply on the first {TWO_PLY_DECISIONS}; {args.rounds} rounds; network {args.weights or 'shipped'},"
+          f" encoding {network.encoding}, {network.num_hidden} hidden")
     ours: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     for _ in range(args.rounds):  # alternating, so both sides see the same load

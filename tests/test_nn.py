@@ -105,6 +105,16 @@ def test_forward_pass_equals_numpy_reference():
     np.testing.assert_allclose(raw, expected, atol=2e-5)
 
 
+def test_weights_are_own_cache_line_aligned_copies():
+    rows = np.random.default_rng(3).uniform(-1, 1, 211 * 24 + 1).astype(np.float32)
+    hidden_weights = rows[1:].reshape(211, 24)  # 4 bytes past wherever numpy put the block
+    net = _nn.NeuralNet(hidden_weights, np.zeros(24), np.ones((5, 24)), np.zeros(5))
+    for array in net.arrays().values():
+        assert array.ctypes.data % 64 == 0 and array.flags.c_contiguous and array.flags.writeable
+    assert np.array_equal(net.hidden_weights, hidden_weights)
+    assert not np.shares_memory(net.hidden_weights, hidden_weights)
+
+
 def test_evaluate_outputs_are_consistent_probabilities():
     net = _nn.NeuralNet.random(30, seed=9, scale=3.0)  # large weights: raw outputs disagree
     out = net.evaluate(random_boards(300, seed=2))
