@@ -5,9 +5,11 @@ Each benchmark first checks its workload exactly (counts, and the batched kernel
 one-at-a-time evaluation), so a faster wrong answer cannot pass. Rates are in each
 benchmark's ``extra_info``.
 
-Encoding 1 against encoding 2 (the shipped weights widened with zero rows: the same values,
-the contact units computed and added), batched 0-ply on contact boards, side by side in
-CPU time: ``python benchmarks/bench_evaluator.py encodings --rounds 15``.
+The input encodings against each other (the shipped weights in each: widened with zero rows
+to a later encoding, the same values with the new units computed and added; cut to encoding
+1's rows for encoding 1, other values at the same cost), batched 0-ply on contact boards,
+side by side in CPU time: ``python benchmarks/bench_evaluator.py encodings --rounds 21 --seed 1``
+(``--encodings 1 2`` for a build without encoding 3).
 
 The long strength measurement (cubeless money games against PubEval, alternating starts):
 ``python benchmarks/bench_evaluator.py strength --games 10000 --seed 1``; the same against
@@ -82,21 +84,33 @@ def contact_boards(count: int, seed: int) -> np.ndarray:
     return np.array([np.asarray(p) for p in contact_positions(count, seed)], dtype=np.int8)
 
 
-@pytest.mark.parametrize("encoding", [1, 2])
+def shipped_network_in(encoding: int) -> _nn.NeuralNet:
+    """The shipped network taking ``encoding``: widened with zero rows when it is the shipped
+    one's or later (the same values), else its first rows (other values, the same work)."""
+    shipped = default_evaluator().network
+    if encoding >= shipped.encoding:
+        return widened(shipped, encoding)
+    arrays = shipped.arrays()
+    return _nn.NeuralNet(arrays["hidden_weights"][: _nn.num_inputs(encoding)], arrays["hidden_bias"],
+                         arrays["output_weights"], arrays["output_bias"], encoding)
+
+
+@pytest.mark.parametrize("encoding", [1, 2, 3])
 def test_zero_ply_batched_contact_by_encoding(benchmark, encoding):
-    network = widened(default_evaluator().network, encoding)
+    network = shipped_network_in(encoding)
     boards = contact_boards(CONTACT_BOARDS, SAMPLE_SEED)
     assert boards.shape == (CONTACT_BOARDS, 26)
-    assert np.array_equal(network.evaluate_trusted(boards), default_evaluator().network.evaluate_trusted(boards))
+    if encoding >= default_evaluator().network.encoding:
+        assert np.array_equal(network.evaluate_trusted(boards), default_evaluator().network.evaluate_trusted(boards))
     benchmark(network.evaluate_trusted, boards)
     _rate(benchmark, "contact_evaluations_per_second", CONTACT_BOARDS)
 
 
-def encoding_rates(rounds: int, seed: int) -> dict[int, list[float]]:
-    """Batched 0-ply contact evaluations per CPU second of the shipped network in encoding 1
-    and widened to encoding 2, the two timed in turn each round."""
+def encoding_rates(rounds: int, seed: int, encodings: tuple[int, ...] = (1, 2, 3)) -> dict[int, list[float]]:
+    """Batched 0-ply contact evaluations per CPU second of the shipped network in each of
+    ``encodings`` (``shipped_network_in``), timed in turn each round."""
     boards = contact_boards(CONTACT_BOARDS, seed)
-    networks = {encoding: widened(default_evaluator().network, encoding) for encoding in (1, 2)}
+    networks = {encoding: shipped_network_in(encoding) for encoding in encodings}
     rates: dict[int, list[float]] = {encoding: [] for encoding in networks}
     for _ in range(rounds):
         for encoding, network in networks.items():
@@ -254,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
     parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel", "encodings"])
     parser.add_argument("--rounds", type=int, default=15, help="rounds of the encodings comparison")
+    parser.add_argument("--encodings", type=int, nargs="+", default=[1, 2, 3], help="encodings compared")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
@@ -272,13 +287,15 @@ def main(argv: list[str] | None = None) -> int:
               f" mean |equity difference| of the positions {difference:.4f}")
         return 0
     if args.what == "encodings":
-        rates = encoding_rates(args.rounds, args.seed)
+        rates = encoding_rates(args.rounds, args.seed, tuple(args.encodings))
         median = {encoding: float(np.median(values)) for encoding, values in rates.items()}
         for encoding, rate in median.items():
             print(f"encoding {encoding}: {rate / 1e6:.3f} M batched contact evaluations per CPU second"
                   f" (median of {args.rounds} rounds, {CONTACT_BOARDS} boards x 5 each)")
-        ratios = np.array(rates[2]) / np.array(rates[1])
-        print(f"encoding 2 / encoding 1: {np.median(ratios):.3f} (median of the rounds' ratios)")
+        first = args.encodings[0]
+        for encoding in args.encodings[1:]:
+            ratios = np.array(rates[encoding]) / np.array(rates[first])
+            print(f"encoding {encoding} / encoding {first}: {np.median(ratios):.3f} (median of the rounds' ratios)")
         return 0
     if args.what == "heuristic":
         ppg, se = points_against_heuristic(args.games, args.seed, args.plies)

@@ -14,15 +14,18 @@ cdef enum:
     NUM_INPUTS = 211                # encoding 1: both sides and one contact flag
     CONTACT_UNITS_PER_SIDE = 8      # encoding 2 appends these for each side (contact_units)
     NUM_INPUTS_2 = NUM_INPUTS + 2 * CONTACT_UNITS_PER_SIDE
-    MAX_INPUTS = NUM_INPUTS_2       # the longest input vector of any encoding
+    STRUCTURE_UNITS_PER_SIDE = 9    # encoding 3 appends these for each side (structure_units)
+    NUM_INPUTS_3 = NUM_INPUTS_2 + 2 * STRUCTURE_UNITS_PER_SIDE
+    MAX_INPUTS = NUM_INPUTS_3       # the longest input vector of any encoding
     MAX_ACTIVE_INPUTS = MAX_INPUTS  # an upper bound of non-zero inputs of one board
     MAX_HIDDEN = 512
-    MAX_ENCODING = 2
+    MAX_ENCODING = 3
 
 # Weights of a one-hidden-layer network; the arrays are owned by the Python object that
 # fills this struct (bgcore._nn.NeuralNet) and must outlive every call that uses it.
 ctypedef struct Network:
-    int encoding                    # 1: the 211 inputs; 2: those and the contact units
+    int encoding                    # 1: the 211 inputs; 2: those and the contact units; 3: those and
+                                    # the structure units
     int num_inputs                  # inputs_of(encoding)
     int num_hidden
     float* hidden_weights           # [num_inputs][num_hidden], row per input (sparse adds)
@@ -30,10 +33,10 @@ ctypedef struct Network:
     float* output_weights           # [NUM_OUTPUTS][num_hidden]
     float* output_bias              # [NUM_OUTPUTS]
 
-# Length of the input vector of an encoding (1 or 2).
+# Length of the input vector of an encoding (1, 2 or 3).
 cdef int inputs_of(int encoding) noexcept nogil
 
-# Non-zero inputs of a board in an encoding (1 or 2) as (index, value) pairs; returns how many.
+# Non-zero inputs of a board in an encoding (1, 2 or 3) as (index, value) pairs; returns how many.
 cdef int encode_sparse(const checker_t* board, int encoding, int* indices,
                        float* values) noexcept nogil
 

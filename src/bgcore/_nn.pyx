@@ -11,8 +11,12 @@ the enemy's home-board strength); finally one contact flag. That is encoding 1 (
 inputs). Encoding 2 appends, for each side in the same order and numbering, eight contact
 units that look at both sides' checkers (``contact_units``: rolls that hit a blot, the pips
 such a hit costs, rolls that escape the rearmost checker, containment over 12 points,
-indirect shots, mobility, pips to break contact, rolls that dance). A network says which
-encoding it takes (``Network.encoding``). The hidden layer sums only
+indirect shots, mobility, pips to break contact, rolls that dance). Encoding 3 appends after
+those, again for each side, nine structure units (``structure_units``: rolls that hit two
+blots, checkers behind a 4-prime, the longest run of enemy points in front of the rearmost
+checker, the deepest and the most advanced anchor, rolls that do not escape the next checker back,
+checkers past every enemy checker, the rearmost checker's pips to home, the spread of the
+checkers' points). A network says which encoding it takes (``Network.encoding``). The hidden layer sums only
 the non-zero inputs (rows of a row-per-input weight matrix), which is what makes the
 forward pass fast.
 """
@@ -323,6 +327,7 @@ cdef unsigned int ROLL_BIT[7][7]
 cdef unsigned int ROLLS_SHOWING[64]     # by a set of die values (bit d - 1): the rolls showing one
 cdef unsigned int ROLLS_ADDING_TO[512]  # by a set of sums 3..11 (bit s - 3): the non-doubles adding to one
 cdef int POPCOUNT6[64]                  # bits set in a 6-bit value (six points, six doubles)
+cdef unsigned int REVERSED6[64]         # a 6-bit value's bits in reverse order (bit j to bit 5 - j)
 
 
 cdef void fill_roll_masks() noexcept nogil:
@@ -335,6 +340,9 @@ cdef void fill_roll_masks() noexcept nogil:
             bit += 1
     for subset in range(64):
         POPCOUNT6[subset] = popcount(subset)
+        REVERSED6[subset] = 0
+        for a in range(6):
+            REVERSED6[subset] |= ((subset >> a) & 1) << (5 - a)
         ROLLS_SHOWING[subset] = 0
         for a in range(1, 7):
             for b in range(a, 7):
@@ -441,6 +449,24 @@ cdef inline unsigned int points_between(int low, int high) noexcept nogil:
     return (<unsigned int>1 << high) - (<unsigned int>1 << low) if high > low else 0
 
 
+cdef inline unsigned int points_in_front(int start) noexcept nogil:
+    """The 12 own points in front of own point ``start`` (those below it, 1 at the lowest)."""
+    return points_between(start - 12 if start > 13 else 1, start)
+
+
+cdef int escape_rolls_from(int start, const Side* enemy) noexcept nogil:
+    """Rolls of the 36 on which a checker on own point ``start`` (25: the bar), moved alone,
+    lands on an open point past every enemy point among the 12 in front of it, stopping
+    only on open points; 36 when there is no such point (it is free)."""
+    cdef unsigned int targets
+    cdef unsigned int blocks = enemy.made_seen & points_in_front(start)
+    if not blocks:
+        return 36
+    # open points past the lowest of them, as distances from the start (enemy numbering)
+    targets = (points_between(26 - lowest_bit(blocks), 25) & ~enemy.made) >> (25 - start)
+    return rolls_of(reaching_rolls(targets, ~enemy.made >> (25 - start)))
+
+
 cdef inline int append_count(int* indices, float* values, int active, int unit, int count,
                              double scale) noexcept nogil:
     """Append unit ``unit`` = count * scale when the count is not 0; returns the new length."""
@@ -454,19 +480,15 @@ cdef int contact_units(const Side* own, const Side* enemy, const PointCounts* co
     """Append the non-zero contact units of one side (encoding 2), in its own numbering;
     ``counts``: those encode_side took point by point."""
     cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS
-    cdef unsigned int blocks, targets, behind = enemy.occupied_seen
+    cdef unsigned int behind = enemy.occupied_seen
     cdef int rear = highest_bit(own.occupied)
-    cdef int hit_rolls = 0, hit_loss = 0, escape_rolls = 36, containment, enemy_home
+    cdef int hit_rolls = 0, hit_loss = 0, containment, enemy_home
     # hits: only when an enemy checker (or its bar, own point 0) is below some blot
     if blots and behind and lowest_bit(behind) < highest_bit(blots):
         count_hits(own, enemy, blots, &hit_rolls, &hit_loss)
     # the rearmost checker and the enemy points among the 12 in front of it
-    blocks = enemy.made_seen & points_between(rear - 12 if rear > 13 else 1, rear)
-    containment = popcount(blocks)
-    if blocks:
-        # open points past the lowest of them, as distances from the rearmost (enemy numbering)
-        targets = (points_between(26 - lowest_bit(blocks), 25) & ~enemy.made) >> (25 - rear)
-        escape_rolls = rolls_of(reaching_rolls(targets, ~enemy.made >> (25 - rear)))
+    containment = popcount(enemy.made_seen & points_in_front(rear))
+    cdef int escape_rolls = escape_rolls_from(rear, enemy)
     active = append_count(indices, values, active, base + CONTACT_HIT_ROLLS, hit_rolls, 1.0 / 36.0)
     active = append_count(indices, values, active, base + CONTACT_HIT_LOSS, hit_loss, 1.0 / (36.0 * 24.0))
     active = append_count(indices, values, active, base + CONTACT_ESCAPE_ROLLS, escape_rolls, 1.0 / 36.0)
@@ -479,8 +501,199 @@ cdef int contact_units(const Side* own, const Side* enemy, const PointCounts* co
                         1.0 / 36.0)
 
 
+# Encoding 3's units of one side (offsets after the side's first unit), after both sides'
+# encoding-2 units; like those they look at both sides' checkers.
+cdef enum:
+    STRUCTURE_DOUBLE_HITS = 0       # rolls of 36 on which the enemy can hit two blots / 36
+    STRUCTURE_TRAPPED = 1           # checkers behind an enemy prime of 4+ points / 10
+    STRUCTURE_PRIME_IN_FRONT = 2    # longest run of enemy points in front of the rearmost / 6
+    STRUCTURE_DEEPEST_ANCHOR = 3    # highest point held among own 19..24, minus 18 / 6
+    STRUCTURE_ADVANCED_ANCHOR = 4   # lowest point held among own 19..24, 25 minus it / 6
+    STRUCTURE_NEXT_BLOCKED = 5      # rolls of 36 not escaping the rearmost checker off the rearmost point / 36
+    STRUCTURE_PASSED = 6            # checkers past every enemy checker / 15
+    STRUCTURE_TO_HOME = 7           # pips the rearmost checker needs to reach the home board / 19
+    STRUCTURE_SPREAD = 8            # variance of the checkers' points (bar 25) / 64
+
+
+cdef inline unsigned int without_lowest(unsigned int bits) noexcept nogil:
+    """``bits`` less its lowest bit: not 0 when it had two or more (no popcount needed)."""
+    return bits & (bits - 1)
+
+
+cdef inline bint two_different(unsigned int first, unsigned int second) noexcept nogil:
+    """Whether one of ``first`` and another of ``second`` are two different bits."""
+    return first != 0 and second != 0 and without_lowest(first | second) != 0
+
+
+cdef inline bint double_hits_two(unsigned int hitters, unsigned int landing, unsigned int blots, int d,
+                                 int steps, bint* hits_one) noexcept nogil:
+    """Whether ``steps`` (0..4) steps of ``d`` pips, shared among the enemy checkers on
+    ``hitters`` (own numbering: they move up), each landing in ``landing``, can hit two of
+    ``blots``; ``hits_one``: whether they can hit one. Moves of different checkers commute
+    (a hit blot's point stays open), so: one checker hits two on its way, or two checkers
+    hit two different blots, each its first, with i + j <= steps steps (two different
+    first-hit blots are always two different checkers)."""
+    cdef unsigned int waiting = hitters, have_hit = 0, moved
+    cdef unsigned int first[5]
+    cdef bint two = False
+    cdef int k
+    first[1] = first[2] = first[3] = first[4] = 0
+    for k in range(1, steps + 1):
+        two |= ((have_hit << d) & blots) != 0
+        moved = (waiting << d) & landing
+        first[k] = moved & blots
+        have_hit = ((have_hit << d) & landing) | first[k]
+        waiting = moved & ~blots
+    hits_one[0] = (first[1] | first[2] | first[3] | first[4]) != 0
+    if steps >= 2:
+        two |= two_different(first[1], first[1])
+    if steps >= 3:
+        two |= two_different(first[1], first[2])
+    if steps >= 4:
+        two |= two_different(first[1], first[3]) | two_different(first[2], first[2])
+    return two
+
+
+cdef inline unsigned int non_doubles_between(unsigned int first, unsigned int second) noexcept nogil:
+    """The non-doubles (mask of the 21 rolls) with one die in ``first`` and the other in
+    ``second`` (sets of die values, bit d - 1)."""
+    cdef unsigned int rolls = 0, die
+    while first:
+        die = first & -first
+        first &= first - 1
+        rolls |= ROLLS_SHOWING[die] & ROLLS_SHOWING[second & ~die]
+    return rolls & ~<unsigned int>0x3F
+
+
+cdef unsigned int split_double_hits(unsigned int hitters, unsigned int singles,
+                                    unsigned int blots) noexcept nogil:
+    """The non-doubles (mask of the 21) on which the enemy, none of it on the bar, hits two
+    of ``blots`` (own numbering; ``hitters``: its checkers, ``singles``: its points with
+    one). The first hit is always by one die, so blot by blot among those a die hits: one
+    checker hits it with one die and goes on to a blot the other die further (either
+    order), or two checkers hit it and a later blot, one die each; that fails only when
+    one single checker is the only one to hit either blot with its die and the other way
+    round (the blots' dice swapped) does not hit both."""
+    cdef unsigned int dice[25]         # by blot point: the dice (bit d - 1) that hit it directly
+    cdef unsigned int rolls = 0, pair, conflicts, later, direct = 0, rest
+    cdef int x, y, q, a, b
+    rest = blots
+    while rest:
+        x = lowest_bit(rest)
+        rest &= rest - 1
+        dice[x] = REVERSED6[((hitters << 6) >> x) & 63]   # bit j: a hitter on x - 6 + j
+        direct |= (dice[x] != 0) << x
+    rest = direct
+    while rest:
+        x = lowest_bit(rest)
+        rest &= rest - 1
+        rolls |= non_doubles_between(dice[x], (blots >> (x + 1)) & 63)   # on to x + d
+        later = rest
+        while later:
+            y = lowest_bit(later)
+            later &= later - 1
+            pair = non_doubles_between(dice[x], dice[y])
+            conflicts = singles & points_between(y - 6 if y > 7 else 1, x)
+            while conflicts:            # a single checker on q hitting x with a and y with b
+                q = lowest_bit(conflicts)
+                conflicts &= conflicts - 1
+                a = x - q
+                b = y - q
+                if not ((dice[x] >> (b - 1)) & (dice[y] >> (a - 1)) & 1):
+                    pair &= ~ROLL_BIT[a][b]
+            rolls |= pair
+    return rolls
+
+
+cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots) noexcept nogil:
+    """Rolls of the 36 on which the enemy can hit two of ``blots`` (own numbering): some
+    sequence of its single-die moves, bar checkers entering first (a non-double with two
+    or more on the bar only enters), landing only where this side has no point, stopping
+    when it likes. Whether the roll can be played in full is not asked."""
+    cdef unsigned int hitters = enemy.occupied_seen & POINT_BITS, landing = ~own.made & POINT_BITS
+    cdef unsigned int singles = hitters & ~enemy.made_seen, entered, entry
+    cdef int a, b, bar = count_on(enemy, 25), rolls = 0
+    cdef bint hits_one, two
+    if bar == 0:
+        for a in range(1, 7):
+            rolls += double_hits_two(hitters, landing, blots, a, 4, &hits_one)
+        return rolls + 2 * popcount(split_double_hits(hitters, singles, blots))
+    for a in range(1, 7):               # the doubles: entering takes min(bar, 4) of the steps
+        if (landing >> a) & 1:
+            entry = <unsigned int>1 << a
+            two = double_hits_two(hitters | entry, landing, blots & ~entry, a,
+                                  4 - bar if bar < 4 else 0, &hits_one)
+            rolls += two or (hits_one and (blots & entry) != 0)
+    for a in range(1, 7):
+        for b in range(a + 1, 7):
+            if bar >= 2:                # both dice enter, each on a blot
+                two = (blots >> a) & (blots >> b) & 1
+            else:                       # one die enters on a blot, the other hits another
+                entered = <unsigned int>1 << a
+                two = (blots & entered) != 0 and ((((hitters | entered) << b) & blots & ~entered) != 0)
+                entered = <unsigned int>1 << b
+                two |= (blots & entered) != 0 and ((((hitters | entered) << a) & blots & ~entered) != 0)
+            rolls += 2 * two
+    return rolls
+
+
+cdef inline int longest_run(unsigned int points) noexcept nogil:
+    """The most consecutive bits of ``points``: the steps until shifting and masking empties it."""
+    cdef int run = 0
+    while points:
+        points &= points << 1
+        run += 1
+    return run
+
+
+cdef int structure_units(const Side* own, const Side* enemy, int base, int* indices,
+                         float* values, int active) noexcept nogil:
+    """Append the non-zero encoding-3 units of one side, in its own numbering."""
+    cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS, behind = enemy.occupied_seen
+    cdef unsigned int anchors = own.made & (<unsigned int>0x3F << 19), primes, points
+    cdef int rear = highest_bit(own.occupied), p, n, double_hits = 0, trapped = 0, passed = 0
+    cdef int count = 0, pip_sum = 0, square_sum = 0, trapped_above = NUM_SLOTS
+    cdef int enemy_rear = lowest_bit(behind) if behind else NUM_SLOTS
+    cdef int next_point = highest_bit(own.occupied & ~(<unsigned int>1 << rear))
+    cdef double spread = 0.0
+    if without_lowest(blots) and behind and lowest_bit(behind) < highest_bit(blots):
+        double_hits = double_hit_rolls(own, enemy, blots)
+    # the top of the lowest run of 4+ enemy points: the checkers above it are behind a prime
+    primes = enemy.made_seen & (enemy.made_seen >> 1) & (enemy.made_seen >> 2) & (enemy.made_seen >> 3)
+    if primes:
+        trapped_above = lowest_bit(primes) + 3
+    points = own.occupied
+    while points:
+        p = lowest_bit(points)
+        points &= points - 1
+        n = count_on(own, p)
+        trapped += n * (p > trapped_above)
+        passed += n * (p < enemy_rear)
+        count += n
+        pip_sum += n * p
+        square_sum += n * p * p
+    if count:
+        spread = <double>(square_sum * count - pip_sum * pip_sum) / (<double>count * count)
+    active = append_count(indices, values, active, base + STRUCTURE_DOUBLE_HITS, double_hits, 1.0 / 36.0)
+    active = append_count(indices, values, active, base + STRUCTURE_TRAPPED, trapped, 0.1)
+    active = append_count(indices, values, active, base + STRUCTURE_PRIME_IN_FRONT,
+                          longest_run(enemy.made_seen & points_between(1, rear)), 1.0 / 6.0)
+    active = append_count(indices, values, active, base + STRUCTURE_DEEPEST_ANCHOR,
+                          highest_bit(anchors) - 18 if anchors else 0, 1.0 / 6.0)
+    active = append_count(indices, values, active, base + STRUCTURE_ADVANCED_ANCHOR,
+                          25 - lowest_bit(anchors) if anchors else 0, 1.0 / 6.0)
+    active = append_count(indices, values, active, base + STRUCTURE_NEXT_BLOCKED,
+                          36 - escape_rolls_from(next_point, enemy) if next_point else 0, 1.0 / 36.0)
+    active = append_count(indices, values, active, base + STRUCTURE_PASSED, passed, 1.0 / 15.0)
+    active = append_count(indices, values, active, base + STRUCTURE_TO_HOME, rear - 6 if rear > 6 else 0,
+                          1.0 / 19.0)
+    indices[active] = base + STRUCTURE_SPREAD
+    values[active] = spread * (1.0 / 64.0)
+    return active + (spread != 0.0)
+
+
 cdef int inputs_of(int encoding) noexcept nogil:
-    return NUM_INPUTS_2 if encoding == 2 else NUM_INPUTS
+    return NUM_INPUTS_3 if encoding == 3 else (NUM_INPUTS_2 if encoding == 2 else NUM_INPUTS)
 
 
 cdef int encode_sparse(const checker_t* board, int encoding, int* indices,
@@ -495,8 +708,8 @@ cdef int encode_split(const checker_t* board, int encoding, int* indices, float*
     alone (the same for every child of one roll that hits nothing)."""
     cdef Side mover, opponent
     cdef PointCounts counts[2]
-    cdef PointCounts* mover_counts = counts if encoding == 2 else NULL
-    cdef PointCounts* opponent_counts = counts + 1 if encoding == 2 else NULL
+    cdef PointCounts* mover_counts = counts if encoding >= 2 else NULL
+    cdef PointCounts* opponent_counts = counts + 1 if encoding >= 2 else NULL
     cdef int opponent_only
     split_sides(board, &mover, &opponent)
     cdef int active = encode_side(&mover, &opponent, 0, indices, values, 0, mover_only, mover_counts)
@@ -507,10 +720,14 @@ cdef int encode_split(const checker_t* board, int encoding, int* indices, float*
         indices[active] = UNIT_CONTACT
         values[active] = 1.0
         active += 1
-    if encoding == 2:
+    if encoding >= 2:
         active = contact_units(&mover, &opponent, mover_counts, NUM_INPUTS, indices, values, active)
         active = contact_units(&opponent, &mover, opponent_counts, NUM_INPUTS + CONTACT_UNITS_PER_SIDE,
                                indices, values, active)
+    if encoding == 3:
+        active = structure_units(&mover, &opponent, NUM_INPUTS_2, indices, values, active)
+        active = structure_units(&opponent, &mover, NUM_INPUTS_2 + STRUCTURE_UNITS_PER_SIDE,
+                                 indices, values, active)
     return active
 
 
@@ -825,9 +1042,9 @@ def checked_boards(boards):
 
 
 def checked_encoding(encoding):
-    """``encoding`` when it is one the core knows (1 or 2), else ValueError."""
+    """``encoding`` when it is one the core knows (1, 2 or 3), else ValueError."""
     if isinstance(encoding, bool) or not isinstance(encoding, (int, np.integer)) or not 1 <= encoding <= MAX_ENCODING:
-        raise ValueError(f"encoding must be 1 or 2, got {encoding!r}")
+        raise ValueError(f"encoding must be 1, 2 or 3, got {encoding!r}")
     return int(encoding)
 
 
@@ -897,7 +1114,7 @@ cdef class NeuralNet:
     """A one-hidden-layer evaluator network; holds its float32 weight arrays.
 
     ``hidden_weights`` has shape (num_inputs(encoding), hidden), ``hidden_bias`` (hidden,),
-    ``output_weights`` (5, hidden), ``output_bias`` (5,). ``encoding`` (1 or 2) is the input
+    ``output_weights`` (5, hidden), ``output_bias`` (5,). ``encoding`` (1, 2 or 3) is the input
     encoding the network takes; None: the one whose length is the weights' row count.
     Training updates the arrays in place.
     """
@@ -905,7 +1122,7 @@ cdef class NeuralNet:
     def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias, encoding=None):
         if encoding is None:
             rows = np.shape(hidden_weights)[0] if np.ndim(hidden_weights) == 2 else -1
-            encoding = 2 if rows == NUM_INPUTS_2 else 1
+            encoding = 3 if rows == NUM_INPUTS_3 else (2 if rows == NUM_INPUTS_2 else 1)
         cdef int e = checked_encoding(encoding)
         hw, hb, ow, ob = checked_weights(hidden_weights, hidden_bias, output_weights, output_bias,
                                          inputs_of(e), MAX_HIDDEN)
@@ -942,7 +1159,7 @@ cdef class NeuralNet:
 
     @property
     def encoding(self):
-        """The input encoding the network takes (1 or 2)."""
+        """The input encoding the network takes (1, 2 or 3)."""
         return self.net.encoding
 
     @property

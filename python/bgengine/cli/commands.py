@@ -547,7 +547,7 @@ def rollout(position: tuple[Position, MatchState | None], trials: int, seed: int
               help="Games against PubEval per strength measurement.")
 @click.option("--eval-every", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Measure the strength every this many games.")
-@click.option("--encoding", type=click.IntRange(1, 2), default=None, help="Input encoding of the network (default 1).")
+@click.option("--encoding", type=click.IntRange(1, 3), default=None, help="Input encoding of the network (default 1).")
 @click.option("--init", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Weights file to start from (widened to --encoding), instead of random weights.")
 @click.option("--resume", type=click.Path(dir_okay=False, exists=True), help="Checkpoint to continue from.")

@@ -8,8 +8,9 @@ format (``output_weights`` 5 x hidden, float32, ``encoding``: the input encoding
 absent as in files written before encoding 2, and a JSON ``record``), which
 ``load_network`` (and ``NetworkEvaluator.from_file``) reads.
 
-Encoding 2 starts with encoding 1's 211 inputs, so ``widened`` turns an encoding-1 network
-into an encoding-2 one with the same outputs: zero rows for the new inputs.
+Each encoding starts with the previous one's inputs (encoding 2 with encoding 1's 211,
+encoding 3 with encoding 2's 227), so ``widened`` turns a network into one of a later
+encoding with the same outputs: zero rows for the new inputs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bgcore import _nn
 
 from bgengine.errors import NetworkEncodingError
 
-ENCODINGS = (1, 2)
+ENCODINGS = (1, 2, 3)
 
 
 def network_encoding(encoding: int = 1) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
+from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, evaluator_kind, fit_network
 from bgengine.training.supervised import LOSSES, FitSettings
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
                      + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
                      + ", ".join(str(d) for d in DISTILL_DATA) + ")")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
-    fit.add_argument("--encoding", type=int, choices=(1, 2), default=1,
+    fit.add_argument("--encoding", type=int, choices=ENCODINGS, default=1,
                      help="input encoding of the network (--class evaluator; --init weights are widened to it)")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,

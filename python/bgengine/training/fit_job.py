@@ -12,8 +12,8 @@ Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_
 ``contact`` (contact and crashed positions; corrects the engine's TD network, inputs
 ``contact_features`` and that network's hidden activations) and ``evaluator`` (the engine's
 own network itself, on contact and crashed positions, the ones the engine values with it
-(races go to the race tables), its inputs (``--encoding``: 1, the 211 inputs, or 2, those
-and the contact units), no base estimate: with ``--init`` it fine-tunes given weights
+(races go to the race tables), its inputs (``--encoding``: 1, the 211 inputs, 2, those
+and the contact units, or 3, those and the structure units), no base estimate: with ``--init`` it fine-tunes given weights
 (widened to the encoding with zero weights for the inputs they lack), e.g. towards the
 engine's n-ply labels of the ``distill`` job; its weights file is the shipped format).
 """
@@ -80,7 +80,7 @@ def _base_network() -> Any:
 
 
 def evaluator_kind(encoding: int = 1) -> NetworkKind:
-    """The engine's own network of input ``encoding`` (1 or 2), on the distilled labels."""
+    """The engine's own network of input ``encoding`` (1, 2 or 3), on the distilled labels."""
     return NetworkKind(
         "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
         lambda boards: (dense_inputs(boards, encoding), None), save_network_weights,

@@ -5,7 +5,7 @@ a checkpoint.
 C kernel in ``bgcore._selfplay``), prints games per second and a running strength figure
 (points per game against PubEval over a fixed set of seeded games), and writes
 checkpoints to DIR (``latest.npz`` regularly, ``best.npz`` when the strength improves).
-``--encoding 2`` trains a network of input encoding 2 (``bgcore._nn``); ``--init W.npz``
+``--encoding 2`` (or 3) trains a network of that input encoding (``bgcore._nn``); ``--init W.npz``
 starts from the weights file W (its hidden size), widened to that encoding with zero
 weights for the inputs it lacks, instead of random weights. ``--start-mix back_game=0.15
 closed_out=0.05`` starts that share of the games from seeded hard-class starts
@@ -29,7 +29,7 @@ import numpy as np
 
 from bgcore import _nn, _selfplay
 
-from bgengine.evaluation.network_weights import load_network, network_arrays, widened
+from bgengine.evaluation.network_weights import ENCODINGS, load_network, network_arrays, widened
 from bgengine.evaluation.pubeval import pubeval_player
 from bgengine.position import Position
 from bgengine.training.labels import weights_digest
@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--checkpoint-seconds", type=float, default=180.0)
-    parser.add_argument("--encoding", type=int, choices=(1, 2), default=defaults.encoding,
+    parser.add_argument("--encoding", type=int, choices=ENCODINGS, default=defaults.encoding,
                         help="input encoding of the network (bgcore._nn)")
     parser.add_argument("--init", default="", help="weights file to start from, widened to --encoding (its hidden size)")
     parser.add_argument("--resume", help="checkpoint to continue from (its settings win)")
