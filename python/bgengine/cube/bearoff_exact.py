@@ -57,6 +57,11 @@ _OWNER_AFTER_MOVE = {
 }
 
 
+def exact_no_double(position: Position, owner: CubeOwner) -> float:
+    """The exact money No double equity per cube of a position in the two-sided table."""
+    return _no_double_now(bearoff.two_sided_table(), position, owner)
+
+
 def _no_double_now(table: bearoff.TwoSidedTable, position: Position, owner: CubeOwner) -> float:
     """The player on roll's equity per cube when not doubling now: over the 36 rolls, the
     play best for the player, then the opponent's exact value with the cube unchanged."""
