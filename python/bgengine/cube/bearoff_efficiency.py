@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bgengine.cube.bearoff_exact import exact_no_double
+from bgengine.cube.bearoff_exact import exact_no_doubles
 from bgengine.cube.janowski import dead_equity, live_equity
 from bgengine.cube.state_efficiency import StateEfficiencies
 from bgengine.evaluation import bearoff
@@ -38,9 +38,10 @@ def exact_bearoff_efficiencies(position: Position, class_x: StateEfficiencies) -
 def _exact_efficiencies(position: Position, class_x: StateEfficiencies) -> tuple[float, float, float]:
     """(centred, owned, opponent owns) x of a covered position (cached: search leaves repeat)."""
     equities = bearoff.two_sided_table().equities(position)
+    centred, owned = exact_no_doubles(position, (CubeOwner.CENTRED, CubeOwner.PLAYER))
     exact = {
-        CubeOwner.CENTRED: exact_no_double(position, CubeOwner.CENTRED),
-        CubeOwner.PLAYER: exact_no_double(position, CubeOwner.PLAYER),
+        CubeOwner.CENTRED: centred,
+        CubeOwner.PLAYER: owned,
         CubeOwner.OPPONENT: equities.opponent_owns,  # the player cannot double: no cube action now
     }
     p = equities.win

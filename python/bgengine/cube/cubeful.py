@@ -78,13 +78,13 @@ class CubefulSearch:
         in C (bgcore._cube_janowski, bgcore._cube_match: bit for bit the Python models), or in
         Python where the x are exact (the C models know the classes' x only)."""
         chances = GameProbabilities.from_vector(probabilities)  # the checks cube_decision makes
-        states = efficiency_for(position, self.cube_efficiency, match).states
         owner = match.relative_cube_owner()
+        exact = exact_money_doubling_functions(position, match, owner) if match.is_money else None
+        if exact is not None:
+            take = None if exact.double_take is None else exact.double_take(chances.win)
+            return _best(match, exact.no_double(chances.win), take, exact.double_pass)
+        states = efficiency_for(position, self.cube_efficiency, match).states
         if match.is_money:
-            exact = exact_money_doubling_functions(position, match, owner)
-            if exact is not None:
-                take = None if exact.double_take is None else exact.double_take(chances.win)
-                return _best(match, exact.no_double(chances.win), take, exact.double_pass)
             if not states.exact:
                 return float(money_best_value(probabilities, match.cube_value, _OWNER_CODES[owner], states.in_c(),
                                               match.jacoby, match.beavers, match.max_cube))
