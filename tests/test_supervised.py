@@ -181,7 +181,7 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
     boards = generate_chunk(6, 0, from_the_opening, set()).boards
     base = tmp_path / "base-encoding1.npz"  # an encoding-1 start (the shipped weights are encoding 2)
     save_network_weights(base, network_parameters(_nn.NeuralNet.random(128, seed=4, scale=0.3)), {"made": "test"})
-    for encoding, start in ((1, base), (2, base)):  # widened to 2: the same values at first
+    for encoding, start in ((1, base), (2, base), (3, base)):  # widened: the same values at first
         runs = tmp_path / f"encoding{encoding}"
         for epochs in (0, 2):
             record = fit_network(evaluator_kind(encoding), runs / f"run{epochs}",
