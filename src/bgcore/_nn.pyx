@@ -454,7 +454,7 @@ cdef inline unsigned int points_in_front(int start) noexcept nogil:
     return points_between(start - 12 if start > 13 else 1, start)
 
 
-cdef int escape_rolls_from(int start, const Side* enemy) noexcept nogil:
+cdef inline int escape_rolls_from(int start, const Side* enemy) noexcept nogil:
     """Rolls of the 36 on which a checker on own point ``start`` (25: the bar), moved alone,
     lands on an open point past every enemy point among the 12 in front of it, stopping
     only on open points; 36 when there is no such point (it is free)."""
