@@ -611,7 +611,7 @@ cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots
     or more on the bar only enters), landing only where this side has no point, stopping
     when it likes. Whether the roll can be played in full is not asked."""
     cdef unsigned int hitters = enemy.occupied_seen & POINT_BITS, landing = ~own.made & POINT_BITS
-    cdef unsigned int singles = hitters & ~enemy.made_seen, entered, entry
+    cdef unsigned int singles = hitters & ~enemy.made_seen, entry, entry_blots, rest, other, found = 0
     cdef int a, b, bar = count_on(enemy, 25), rolls = 0
     cdef bint hits_one, two
     if bar == 0:
@@ -624,17 +624,19 @@ cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots
             two = double_hits_two(hitters | entry, landing, blots & ~entry, a,
                                   4 - bar if bar < 4 else 0, &hits_one)
             rolls += two or (hits_one and (blots & entry) != 0)
-    for a in range(1, 7):
-        for b in range(a + 1, 7):
-            if bar >= 2:                # both dice enter, each on a blot
-                two = (blots >> a) & (blots >> b) & 1
-            else:                       # one die enters on a blot, the other hits another
-                entered = <unsigned int>1 << a
-                two = (blots & entered) != 0 and ((((hitters | entered) << b) & blots & ~entered) != 0)
-                entered = <unsigned int>1 << b
-                two |= (blots & entered) != 0 and ((((hitters | entered) << a) & blots & ~entered) != 0)
-            rolls += 2 * two
-    return rolls
+    entry_blots = (blots >> 1) & 63     # the dice that enter on a blot
+    if bar >= 2:                        # a non-double only enters: both dice on blots
+        return rolls + 2 * popcount(non_doubles_between(entry_blots, entry_blots))
+    rest = entry_blots                  # one enters on a blot, the other die hits another
+    while rest:
+        a = lowest_bit(rest) + 1
+        rest &= rest - 1
+        entry = <unsigned int>1 << a
+        other = 0
+        for b in range(1, 7):
+            other |= ((((hitters | entry) << b) & blots & ~entry) != 0) << (b - 1)
+        found |= non_doubles_between(<unsigned int>1 << (a - 1), other)
+    return rolls + 2 * popcount(found)
 
 
 cdef inline int longest_run(unsigned int points) noexcept nogil:
