@@ -71,6 +71,21 @@ cdef void flip_board(const checker_t* board, checker_t* out) noexcept nogil:
         out[i] = -board[NUM_SLOTS - 1 - i]
 
 
+cdef void checkers_in_play_of(const checker_t* board, int* mover, int* opponent) noexcept nogil:
+    """The mover's checkers on slots 3..25, the opponent's on slots 0..22 (no branches: a
+    few vector adds)."""
+    cdef int i, m = 0, o = 0
+    cdef checker_t c
+    for i in range(3, NUM_SLOTS):
+        c = board[i]
+        m += (c > 0) * c
+    for i in range(NUM_SLOTS - 3):
+        c = board[i]
+        o -= (c < 0) * c
+    mover[0] = m
+    opponent[0] = o
+
+
 cdef void pip_counts_of(const checker_t* board, int* mover, int* opponent) noexcept nogil:
     cdef int i
     mover[0] = 0
@@ -161,6 +176,14 @@ def checkers_on_board(bytes board):
     """(checkers of the player on roll on the board or bar, the same for the opponent)."""
     cdef const checker_t* b = checked_board(board)
     return mover_checkers_on_board(b), opponent_checkers_on_board(b)
+
+
+def checkers_in_play(bytes board):
+    """(checkers of the player on roll on its bar and points 3..24, the same for the opponent)."""
+    cdef const checker_t* b = checked_board(board)
+    cdef int mover, opponent
+    checkers_in_play_of(b, &mover, &opponent)
+    return mover, opponent
 
 
 def phase(bytes board):

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
+from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, crashed_network_of, shipped_crashed_network
+from bgengine.evaluation.network_weights import load_network, network_digest
 
 from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
@@ -117,25 +118,40 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
                   generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
-                  log: Log = _quiet) -> None:
+                  log: Log = _quiet, teacher_crashed: Path | None = None) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
     starts), with the ``children`` best 0-ply moves of a seeded roll of each
     (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
     ``contact_only`` (the engine values them with its race tables), each valued by the
-    teacher's ``plies``-ply search (default teacher: the shipped weights)."""
+    teacher's ``plies``-ply search (default teacher: the shipped weights, with the shipped
+    crashed network when the package has one; ``teacher_crashed``: a crashed network's
+    weights for the teacher). Each labels shard's meta names the teacher's networks."""
 
     def make(chunk: int) -> Shard:
         sampled = generate_chunk(seed, chunk, generation, set())
         made = with_candidate_children(sampled, seed, chunk, children) if children else sampled
         return made if not contact_only else only_rows(made, made.classes != PositionClass.RACE)
 
-    if teacher_weights is None:
-        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
-            teacher, name = NetworkEvaluator.from_file(path), weights_digest(path)
-    else:
-        teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
+    teacher, name = distill_teacher(teacher_weights, teacher_crashed)
     build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+
+
+def distill_teacher(weights: Path | None = None, crashed: Path | None = None) -> tuple[NetworkEvaluator, str]:
+    """The distillation teacher and its name: the contact weights file's digest (default: the
+    shipped file), then "+crashed:" and the crashed network's digest when it has one
+    (``crashed``, else the shipped one when ``weights`` is the shipped file)."""
+    if weights is None:
+        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+            network, name = load_network(path, position_class="contact"), weights_digest(path)
+        crashed_network = shipped_crashed_network() if crashed is None else crashed_network_of(crashed)
+    else:
+        network, name = load_network(weights, position_class="contact"), weights_digest(weights)
+        crashed_network = crashed_network_of(crashed)
+    teacher = NetworkEvaluator(network, crashed_network=crashed_network)
+    if teacher.crashed_network is not None:
+        name += f"+crashed:{network_digest(teacher.crashed_network)}"
+    return teacher, name
 
 
 def only_rows(shard: Shard, keep: np.ndarray) -> Shard:
