@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
     distill.add_argument("--children", type=int, default=0,
                          help="add the positions after the K best 0-ply moves of a seeded roll of each position")
-    distill.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep = distill.add_mutually_exclusive_group()
+    keep.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep.add_argument("--races-only", action="store_true", help="keep race positions only (data for the race network)")
+    distill.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
@@ -84,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "distill":
         generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
         build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
-                      generation, args.children, args.contact_only, log=log)
+                      generation, args.children, args.contact_only, args.races_only, args.race_teacher, log=log)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

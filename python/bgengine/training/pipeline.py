@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
+from bgengine.evaluation.race_network import RaceNetwork
 
 from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
@@ -117,23 +118,30 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
                   generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
-                  log: Log = _quiet) -> None:
+                  races_only: bool = False, race_teacher: Path | None = None, log: Log = _quiet) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
     starts), with the ``children`` best 0-ply moves of a seeded roll of each
     (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
-    ``contact_only`` (the engine values them with its race tables), each valued by the
-    teacher's ``plies``-ply search (default teacher: the shipped weights)."""
+    ``contact_only`` (the engine values them with its race tables), everything but races
+    dropped when ``races_only`` (data for the race network), each valued by the teacher's
+    ``plies``-ply search (default teacher: the shipped weights, races at its leaves by the
+    race approximation, or by the race network ``race_teacher`` when given)."""
+    if contact_only and races_only:
+        raise ValueError("contact_only and races_only exclude each other")
 
     def make(chunk: int) -> Shard:
         sampled = generate_chunk(seed, chunk, generation, set())
         made = with_candidate_children(sampled, seed, chunk, children) if children else sampled
-        return made if not contact_only else only_rows(made, made.classes != PositionClass.RACE)
+        if contact_only:
+            return only_rows(made, made.classes != PositionClass.RACE)
+        return only_rows(made, made.classes == PositionClass.RACE) if races_only else made
 
-    if teacher_weights is None:
-        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
-            teacher, name = NetworkEvaluator.from_file(path), weights_digest(path)
-    else:
-        teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
+    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
+        weights = Path(teacher_weights or shipped)
+        races = None if race_teacher is None else RaceNetwork.from_file(race_teacher)
+        teacher, name = NetworkEvaluator.from_file(weights, race_network=races), weights_digest(weights)
+    if race_teacher is not None:
+        name += f" races {weights_digest(race_teacher)}"
     build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
 
