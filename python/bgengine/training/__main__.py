@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|relabel|fit``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
+from bgengine.training.pipeline import build_distill, build_races, build_relabel, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, evaluator_kind, fit_network
@@ -56,6 +56,14 @@ def main(argv: list[str] | None = None) -> int:
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
+    relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
+    relabel.add_argument("--data", type=Path, required=True, help="a label directory")
+    relabel.add_argument("--out", type=Path, required=True)
+    relabel.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True, help="keep this network's classes")
+    relabel.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
+    relabel.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    relabel.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -83,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--encoding applies to --class evaluator only")
         kind = evaluator_kind(args.encoding) if args.kind == "evaluator" else KINDS[args.kind]
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
+        log("done")
+        return 0
+    if args.job == "relabel":
+        build_relabel(args.data, args.out, KINDS[args.kind].classes, args.plies, args.teacher, args.race_teacher, log=log)
         log("done")
         return 0
     if args.job == "distill":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from importlib import resources
 from pathlib import Path
 
@@ -21,7 +21,8 @@ from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
 from bgengine.evaluation.race_network import RaceNetwork
 
 from bgengine.training.classes import PositionClass, Tag
-from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
+from bgengine.training.corpus import shard_index
+from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
 from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
 from bgengine.training.positions import GenerationSettings, generate_chunk, with_candidate_children
 from bgengine.training.scenarios import RACE_SCENARIOS
@@ -136,14 +137,40 @@ def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_
             return only_rows(made, made.classes != PositionClass.RACE)
         return only_rows(made, made.classes == PositionClass.RACE) if races_only else made
 
+    teacher, name = search_teacher(teacher_weights, race_teacher)
+    build_independent_chunks(root, chunks, make,
+                             lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+
+
+def search_teacher(teacher_weights: Path | None, race_teacher: Path | None) -> tuple[NetworkEvaluator, str]:
+    """The n-ply teacher (default: the shipped weights; races at its leaves by the race
+    approximation, or by the race network ``race_teacher``) and its name for the shards'
+    meta (the weights digests)."""
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as shipped:
         weights = Path(teacher_weights or shipped)
         races = None if race_teacher is None else RaceNetwork.from_file(race_teacher)
         teacher, name = NetworkEvaluator.from_file(weights, race_network=races), weights_digest(weights)
-    if race_teacher is not None:
-        name += f" races {weights_digest(race_teacher)}"
-    build_independent_chunks(root, chunks, make,
-                             lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+    return teacher, name if race_teacher is None else f"{name} races {weights_digest(race_teacher)}"
+
+
+def build_relabel(source: Path, root: Path, classes: tuple[int, ...], plies: int = 2,
+                  teacher_weights: Path | None = None, race_teacher: Path | None = None, log: Log = _quiet) -> None:
+    """The positions of ``classes`` in every label shard of ``source`` valued again by the
+    teacher's ``plies``-ply search (``search_teacher``), into ``root/labels`` under the same
+    shard index (so ``corpus`` gives them the same role): the same positions under
+    another kind of label. Finished shards are skipped."""
+    teacher, name = search_teacher(teacher_weights, race_teacher)
+    for path in shard_paths(Path(source)):
+        target = Path(root) / "labels" / path.name
+        if target.exists():
+            continue
+        started = time.perf_counter()
+        shard = load_shard(path)
+        kept = only_rows(shard, np.isin(shard.classes, classes))
+        labelled = search_label_shard(replace(kept, meta={**kept.meta, "chunk": shard_index(path),
+                                                          "relabelled_from": str(path)}), teacher, plies, name)
+        save_shard(target, labelled)
+        log(f"relabel {path}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
 
 
 def only_rows(shard: Shard, keep: np.ndarray) -> Shard:
