@@ -64,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     relabel.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
     relabel.add_argument("--race-teacher", type=Path,
                          help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
+    relabel.add_argument("--worker", type=int, default=0, help="this process takes every WORKERS-th shard from WORKER on")
+    relabel.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -94,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         log("done")
         return 0
     if args.job == "relabel":
-        build_relabel(args.data, args.out, KINDS[args.kind].classes, args.plies, args.teacher, args.race_teacher, log=log)
+        build_relabel(args.data, args.out, KINDS[args.kind].classes, args.plies, args.teacher, args.race_teacher,
+                      args.worker, args.workers, log=log)
         log("done")
         return 0
     if args.job == "distill":

@@ -154,13 +154,15 @@ def search_teacher(teacher_weights: Path | None, race_teacher: Path | None) -> t
 
 
 def build_relabel(source: Path, root: Path, classes: tuple[int, ...], plies: int = 2,
-                  teacher_weights: Path | None = None, race_teacher: Path | None = None, log: Log = _quiet) -> None:
+                  teacher_weights: Path | None = None, race_teacher: Path | None = None, worker: int = 0,
+                  workers: int = 1, log: Log = _quiet) -> None:
     """The positions of ``classes`` in every label shard of ``source`` valued again by the
     teacher's ``plies``-ply search (``search_teacher``), into ``root/labels`` under the same
     shard index (so ``corpus`` gives them the same role): the same positions under
-    another kind of label. Finished shards are skipped."""
+    another kind of label. Finished shards are skipped; this process takes the shards
+    ``worker``, ``worker + workers``, ... of the sorted list."""
     teacher, name = search_teacher(teacher_weights, race_teacher)
-    for path in shard_paths(Path(source)):
+    for path in shard_paths(Path(source))[worker::workers]:
         target = Path(root) / "labels" / path.name
         if target.exists():
             continue
