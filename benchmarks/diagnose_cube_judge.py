@@ -3,6 +3,7 @@
     nice -n 10 python benchmarks/diagnose_cube_judge.py gather     # gnubg's cubeless chances (needs gnubg)
     python benchmarks/diagnose_cube_judge.py analyse --ours 0 benchmarks/results/judge_cube_0ply.json
     python benchmarks/diagnose_cube_judge.py analyse --ours 2 benchmarks/results/judge_cube_2ply.json
+    python benchmarks/diagnose_cube_judge.py breakdown   # our model on gnubg's 2-ply chances, where its gap sits
 
 ``gather`` asks GNU Backgammon, for every decision of the cube judge set, for its cubeless
 0-ply and 2-ply probabilities (no pruning nets) and its own 0-ply cubeful decision, and
@@ -20,6 +21,11 @@ puts each decision through bgengine's 0-ply cube model three more ways:
   0.6..0.7 by pips, as GNU Backgammon documents its use of his formula; last rolls 0): what is left when
   the efficiency choice is the same too, i.e. structural differences of the model (match
   equity handling, Crawford rules, gammons, owned cubes, ...).
+
+``breakdown`` takes the first of these (our model on gnubg's 2-ply chances against the judge)
+apart: by scenario and cube state, by the judge's verdict family, by the efficiency class
+our model used, each with the mean |ND| and |DT| differences and their signs (ours minus the
+judge's), and the scenario's share of the overall mean.
 
 A decision that ours gets wrong (family) is blamed on the **evaluator** when our model on
 gnubg's 2-ply chances gets it right, else on the **model**; model misses that disappear
@@ -154,10 +160,46 @@ def print_report(result: dict[str, Any]) -> None:
               f"   {causes['evaluator']:3} / {causes['model: efficiency']:3} / {causes['model: structure']:3}")
 
 
+def breakdown() -> list[Row]:
+    """Our 0-ply model on gnubg's 2-ply chances against the judge, one row per decision, with
+    the signed No double and Double/Take differences (ours minus the judge's)."""
+    _, decisions = read_judge_set(CUBE_SET)
+    inputs = {row["xgid"]: row for row in json.loads(INPUTS.read_text())["rows"]}
+    rows = []
+    for d in decisions:
+        position, match = parse_xgid(d["xgid"])
+        chances = GameProbabilities.from_estimate(inputs[d["xgid"]]["gnubg_2ply"])
+        decision = cube_decision(position, match, probabilities=chances)
+        if not match.is_money:
+            decision = decision.to_emg()
+        rows.append({"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "family": d["family"],
+                     "class": decision.cube_efficiency_class, "ok": same_family(our_family(decision.action), d),
+                     "nd": decision.no_double - d["no_double"], "dt": (decision.double_take or 0.0) - d["double_take"]})
+    return rows
+
+
+def print_breakdown(rows: list[Row]) -> None:
+    total = len(rows)
+    for title, key in (("scenario, cube", lambda r: f"{r['scenario']}, cube {r['cube']}"),
+                       ("judge's verdict family", lambda r: r["family"]), ("efficiency class", lambda r: r["class"])):
+        groups: dict[str, list[Row]] = defaultdict(list)
+        for row in rows:
+            groups[key(row)].append(row)
+        groups["all"] = rows
+        print(f"\n{title:44}{'n':>4}{'same':>8}{'gap':>7}{'share':>7}{'|ND|':>7}{'|DT|':>7}{'ND':>8}{'DT':>8}")
+        for name, group in sorted(groups.items()):
+            gaps = [abs(r["nd"]) + abs(r["dt"]) for r in group]
+            print(f"{name:44}{len(group):>4}{_mean([r['ok'] for r in group]):8.1%}{_mean(gaps):7.3f}"
+                  f"{sum(gaps) / total:7.3f}{_mean([abs(r['nd']) for r in group]):7.3f}"
+                  f"{_mean([abs(r['dt']) for r in group]):7.3f}{_mean([r['nd'] for r in group]):+8.3f}"
+                  f"{_mean([r['dt'] for r in group]):+8.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather")
+    sub.add_parser("breakdown")
     a = sub.add_parser("analyse")
     a.add_argument("scores", type=Path, help="a judge.py cube --out file")
     a.add_argument("--ours", type=int, required=True, help="the plies of that judge run")
@@ -165,6 +207,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "gather":
         gather()
+        return
+    if args.command == "breakdown":
+        print("our 0-ply model on gnubg's 2-ply cubeless chances against gnubg 2-ply cubeful (EMG in matches);"
+              " share: the group's part of the overall mean gap; ND, DT: mean signed differences, ours - judge's")
+        print_breakdown(breakdown())
         return
     result = analyse(args.scores, args.ours)
     print_report(result)

@@ -118,6 +118,28 @@ def money_lines(position: Position) -> list[MatchState]:
     return [MatchState(), MatchState(cube_value=2, cube_owner=1)]
 
 
+#: Owned-cube lines are rolled out only where the player on roll may be redoubling: the
+#: No double line's rolled-out winning chance at least this (lines outside the decision
+#: window are not fitted anyway).
+OWNED_FROM = 0.45
+#: Owned-cube lines take the seed ``--seed`` + this + their index (apart from the other lines').
+OWNED_SEED_OFFSET = 100_000
+
+
+def owned_jobs(records: list[dict]) -> list[tuple[str, Position, MatchState]]:
+    """No redouble lines (cube 2 owned by the player on roll, player 0) of the positions of the
+    file's money No double lines, in file order: the same positions in all three cube states."""
+    return [(r["group"], Position.from_xgid(r["xgid"]), MatchState(cube_value=2, cube_owner=0))
+            for r in records if r["match_length"] == 0 and r["cube_owner"] is None
+            and r["probabilities"][0] >= OWNED_FROM]
+
+
+def line_owner(record: dict) -> CubeOwner:
+    """The cube's owner of a rolled-out line, from the player on roll (player 0)."""
+    owner = record["cube_owner"]
+    return CubeOwner.CENTRED if owner is None else CubeOwner.PLAYER if owner == 0 else CubeOwner.OPPONENT
+
+
 def post_crawford_lines(position: Position) -> list[MatchState]:
     """Centred cube, trailer k-away against the leader 1-away, each side on roll."""
     lines = []
@@ -130,7 +152,11 @@ def post_crawford_lines(position: Position) -> list[MatchState]:
 
 def run_rollouts(args: argparse.Namespace) -> None:
     records = _load(args.records)
-    done = {(r["group"], r["xgid"], r["match_length"], tuple(r["score"]), r["cube_value"]) for r in records}
+    done = {line_key(r["group"], r["xgid"], r["match_length"], r["score"], r["cube_value"], r["cube_owner"])
+            for r in records}
+    if args.owned:
+        run_jobs(owned_jobs(records), args.seed + OWNED_SEED_OFFSET, records, done, args)
+        return
     wanted = {"contact": max(args.contact, args.post_crawford), "race": args.race, "bear-off": args.bearoff}
     positions = sampled_positions(args.seed, wanted)
     jobs: list[tuple[str, Position, MatchState]] = []
@@ -141,16 +167,27 @@ def run_rollouts(args: argparse.Namespace) -> None:
                 jobs += [(name, positions[name][i], m) for m in money_lines(positions[name][i])]
     for position in positions["contact"][: args.post_crawford]:
         jobs += [("post-crawford", position, m) for m in post_crawford_lines(position)]
+    run_jobs(jobs, args.seed, records, done, args)
+
+
+def run_jobs(jobs: list[tuple[str, Position, MatchState]], seed: int, records: list[dict], done: set[tuple],
+             args: argparse.Namespace) -> None:
+    """Roll out the jobs not done yet (job i with seed ``seed`` + i), saving after each line."""
     order = list(enumerate(jobs))
     for index, (group, position, match) in reversed(order) if args.reverse else order:
-        key = (group, position.xgid(), match.match_length, tuple(match.score), match.cube_value)
+        key = line_key(group, position.xgid(), match.match_length, match.score, match.cube_value, match.cube_owner)
         if key in done:
             continue
-        record = {"group": group, **_line(position, match, args.trials, args.seed + index, args.in_game_efficiency)}
+        record = {"group": group, **_line(position, match, args.trials, seed + index, args.in_game_efficiency)}
         records.append(record)
         _save(records, args.records)
         print(f"{index + 1}/{len(jobs)} {group} {record['cubeful']:+.4f} ± {record['cubeful_se']:.4f}"
               f" ({record['seconds']:.1f} s)", flush=True)
+
+
+def line_key(group: str, xgid: str, match_length: int, score: object, cube_value: int, owner: int | None) -> tuple:
+    """What tells rolled-out lines apart (a resumed run skips the lines it has)."""
+    return group, xgid, match_length, tuple(score), cube_value, owner  # type: ignore[arg-type]
 
 
 # ----- the fit ------------------------------------------------------------------------------
@@ -162,8 +199,7 @@ def model_terms(record: dict) -> tuple[float, float]:
     p = chances.win
     if record["match_length"] == 0:
         W, L = chances.average_win_value(), chances.average_loss_value()  # noqa: N806
-        owner = CubeOwner.CENTRED if record["cube_owner"] is None else CubeOwner.OPPONENT
-        dead, live = dead_equity(W, L)(p), live_equity(W, L, owner)(p)
+        dead, live = dead_equity(W, L)(p), live_equity(W, L, line_owner(record))(p)
     else:
         match = MatchState(match_length=record["match_length"], score=tuple(record["score"]))
         model = MatchCubeModel(chances, MatchScore.from_match_state(match), default_met(), 0.0)
@@ -203,33 +239,40 @@ def in_decision_window(record: dict) -> bool:
     return low <= record["probabilities"][0] <= high and trailer_on_roll
 
 
+#: The cube states of the lines, from the player on roll, as the fit names them.
+STATE_NAMES = {CubeOwner.CENTRED: "centred", CubeOwner.PLAYER: "owned", CubeOwner.OPPONENT: "opponent owns"}
+
+
 def run_fit(args: argparse.Namespace) -> None:
     records = _load(args.records) if args.all_lines else [r for r in _load(args.records) if in_decision_window(r)]
     if not args.all_lines:
         print("lines of the decision window: the player on roll the favourite (50..90 %) and able to double"
               " (post-Crawford: the trailer)")
-    results: dict[str, object] = {}
+    results: dict[str, float] = {}
     for group in ("contact", "race", "bear-off", "post-crawford"):
-        chosen = [r for r in records if r["group"] == group]
-        if not chosen:
-            continue
-        (x,), (error,) = slope(chosen)
-        positions = len({r["xgid"] for r in chosen})
-        print(f"{group:<14} x = {x:.3f} ± {error:.3f}  ({len(chosen)} lines, {positions} positions)")
-        results[group] = {"x": round(float(x), 4), "se": round(float(error), 4), "lines": len(chosen)}
-        if group == "race":
-            pips = [(Position.from_xgid(r["xgid"]).pip_counts()[0] - 40) / 80 for r in chosen]
-            (a, b), (ea, eb) = slope(chosen, pips)
-            print(f"{'':<14} x(pips) = {a:.3f} ± {ea:.3f} + ({b:.3f} ± {eb:.3f}) * (pips - 40) / 80")
+        in_group = [r for r in records if r["group"] == group]
+        states = [("every state", in_group)] + [
+            (name, [r for r in in_group if line_owner(r) is owner]) for owner, name in STATE_NAMES.items()]
+        for state, chosen in states:
+            if len(chosen) < 2:
+                continue
+            (x,), (error,) = slope(chosen)
+            positions = len({r["xgid"] for r in chosen})
+            print(f"{group:<14}{state:<14} x = {x:.3f} ± {error:.3f}  ({len(chosen)} lines, {positions} positions)")
+            results[f"{group} {state}"] = float(x)
+            if group == "race":
+                pips = [(Position.from_xgid(r["xgid"]).pip_counts()[0] - 40) / 80 for r in chosen]
+                (a, b), (ea, eb) = slope(chosen, pips)
+                print(f"{'':<28} x(pips) = {a:.3f} ± {ea:.3f} + ({b:.3f} ± {eb:.3f}) * (pips - 40) / 80")
         if group == "post-crawford":
             for away in POST_CRAWFORD_TRAILER_AWAY:
-                at = [r for r in chosen if MATCH_LENGTH - min(r["score"]) == away]
+                at = [r for r in in_group if MATCH_LENGTH - min(r["score"]) == away]
                 (xa,), (ea,) = slope(at)
-                print(f"{'':<14} trailer {away}-away: x = {xa:.3f} ± {ea:.3f} ({len(at)} lines)")
-    if "contact" in results and "post-crawford" in results:
-        contact = results["contact"]["x"]  # type: ignore[index]
-        post = results["post-crawford"]["x"]  # type: ignore[index]
-        print(f"free-double share (x_post - x_contact) / (1 - x_contact) = {(post - contact) / (1 - contact):.3f}")
+                print(f"{'':<28} trailer {away}-away: x = {xa:.3f} ± {ea:.3f} ({len(at)} lines)")
+    if "contact centred" in results and "post-crawford centred" in results:
+        contact, post = results["contact centred"], results["post-crawford centred"]
+        print(f"free-double share (x_post - x_contact centred) / (1 - x_contact centred) = "
+              f"{(post - contact) / (1 - contact):.3f}")
 
 
 def run_exact_bearoff(args: argparse.Namespace) -> None:
@@ -242,7 +285,7 @@ def run_exact_bearoff(args: argparse.Namespace) -> None:
     from bgengine.cube.bearoff_exact import exact_money_doubling_functions
     from bgengine.evaluation import race
 
-    ys, zs, pips = [], [], []
+    ys, zs, pips, owners = [], [], [], []
     for position in random_bearoff_positions(args.positions, seed=args.seed):
         if position.is_game_over() or is_last_roll(position):
             continue
@@ -255,6 +298,7 @@ def run_exact_bearoff(args: argparse.Namespace) -> None:
             ys.append(value - dead)
             zs.append(live_equity(W, L, owner)(p) - dead)
             pips.append(position.pip_counts()[0])
+            owners.append(owner)
     y, z = np.array(ys), np.array(zs)
     x = float(z @ y / (z @ z))
     print(f"exact short bear-offs (seed {args.seed}): x = {x:.3f} over {len(y) // 2} positions;"
@@ -263,6 +307,10 @@ def run_exact_bearoff(args: argparse.Namespace) -> None:
     line = a + b * (np.array(pips) - EXACT_PIPS_FROM) / EXACT_PIPS_SPAN
     print(f"  as a line in the pips of the player on roll: x(pips) = {a:.3f} ± {ea:.3f} + ({b:.3f} ± {eb:.3f})"
           f" * (pips - {EXACT_PIPS_FROM}) / {EXACT_PIPS_SPAN}; mean |E - model| {np.mean(np.abs(y - line * z)):.4f}")
+    for owner in (CubeOwner.CENTRED, CubeOwner.OPPONENT):
+        at = np.array([o is owner for o in owners])
+        (xs,), (es,) = least_squares(y[at], z[at])
+        print(f"  {STATE_NAMES[owner]}: x = {xs:.3f} ± {es:.3f}")
 
 
 def _load(path: Path) -> list[dict]:
@@ -285,6 +333,9 @@ def main() -> None:
     roll.add_argument("--bearoff", type=int, default=32)
     roll.add_argument("--post-crawford", type=int, default=24)
     roll.add_argument("--reverse", action="store_true", help="the jobs last first (a second process's share)")
+    roll.add_argument("--owned", action="store_true",
+                      help="only No redouble lines (cube 2 owned by the player on roll) of the file's money"
+                           f" positions whose No double line wins at least {OWNED_FROM:.0%}")
     roll.add_argument("--in-game-efficiency", type=float, default=None,
                       help="x of the cube decisions inside the games (default: the referee's, 0.68 in contact)")
     roll.set_defaults(run=run_rollouts)

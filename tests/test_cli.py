@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgengine import MatchState, Position, parse_xgid
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY
+from bgengine.cube.efficiency import CONTACT
 from bgengine.cli import report as analysis
 from bgengine.cli.commands import JSON_SCHEMA, cli
 
@@ -402,7 +402,9 @@ def test_cube_command_names_redoubles_and_the_cube_efficiency_class():
     out = run("cube", owned, "--probabilities", "0.6,0.1,0,0.1,0").stdout
     assert "Redouble/Take" in out and "No redouble" in out and "Double/Take" not in out
     assert "(no position)" not in out  # a position is given: its class
-    assert f"From 0-ply cubeless probabilities, cube efficiency {CONTACT_EFFICIENCY:.3f} (contact)" in out
+    # the owned cube's x for No redouble, the opponent's for the redoubled cube
+    assert (f"From 0-ply cubeless probabilities, cube efficiency {CONTACT.owned:.3f}, "
+            f"{CONTACT.opponent_owns:.3f} once doubled (contact)") in out
     assert run_json("cube", owned)["cube"]["cube_efficiency_class"] == "contact"
     assert run_json("cube", owned)["cube"]["cubeful_search"] is False
     last_roll = "XGID=------A-----------------a-:0:0:1:00:4:2:0:7:10"

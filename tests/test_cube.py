@@ -19,6 +19,7 @@ from bgengine import (
 )
 from bgengine.cube.efficiency import (
     BEAROFF_EFFICIENCY,
+    CONTACT,
     CONTACT_EFFICIENCY,
     RACE_EFFICIENCY_LONG,
     RACE_EFFICIENCY_SHORT,
@@ -53,10 +54,12 @@ def test_gammonless_take_point_is_about_21_4_percent_at_efficiency_0_68():
     assert round(decision.take_point, 3) == 0.214
 
 
-def test_without_a_position_the_contact_efficiency_is_used():
+def test_without_a_position_the_contact_efficiencies_are_used():
     decision = cube_decision(probabilities=GAMMONLESS)
-    assert decision.cube_efficiency == CONTACT_EFFICIENCY
-    assert decision.take_point == pytest.approx(take_point(1.0, 1.0, CONTACT_EFFICIENCY))
+    assert decision.cube_efficiency == CONTACT_EFFICIENCY == CONTACT.centred
+    assert decision.cube_efficiency_doubled == CONTACT.opponent_owns
+    # the take point is where Double/Take (the taker owning the cube) meets Double/Pass
+    assert decision.take_point == pytest.approx(take_point(1.0, 1.0, CONTACT.opponent_owns))
 
 
 def test_live_cash_point_is_80_percent_without_gammons():

@@ -3,7 +3,16 @@
 import pytest
 
 from bgengine import CubeAction, MatchState, Position, cube_decision, kazaross_xg2, parse_xgid
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY, FREE_DOUBLE_SHARE, efficiency_for, is_last_roll
+from bgengine.cube.efficiency import (
+    BEAROFF,
+    CONTACT,
+    CONTACT_EFFICIENCY,
+    FREE_DOUBLE_SHARE,
+    RACE_LONG,
+    RACE_SHORT,
+    efficiency_for,
+    is_last_roll,
+)
 
 MET = kazaross_xg2()
 
@@ -108,25 +117,32 @@ def test_last_rolls_by_hand(side, sure):
     assert is_last_roll(Position.from_points(side, opponent={5: 2, 6: 2})) == sure
 
 
-def test_race_efficiency_is_the_straight_line_clamped():
-    from bgengine.cube.efficiency import race_efficiency
+def test_race_efficiency_is_the_straight_line_clamped_in_each_cube_state():
+    from bgengine.cube.efficiency import race_efficiencies, race_efficiency
 
-    assert race_efficiency(10) == pytest.approx(0.74)
-    assert race_efficiency(40) == pytest.approx(0.74)
-    assert race_efficiency(80) == pytest.approx(0.795)
-    assert race_efficiency(120) == pytest.approx(0.85)
-    assert race_efficiency(160) == pytest.approx(0.85)
+    assert race_efficiency(10) == pytest.approx(0.80)
+    assert race_efficiency(40) == pytest.approx(0.80)
+    assert race_efficiency(80) == pytest.approx(0.855)
+    assert race_efficiency(120) == pytest.approx(0.91)
+    assert race_efficiency(160) == pytest.approx(0.91)
+    at_80 = race_efficiencies(80)
+    assert (at_80.centred, at_80.owned, at_80.opponent_owns) == pytest.approx((0.855, 0.755, 0.675))
+    assert race_efficiencies(10) == race_efficiencies(40) == RACE_SHORT
+    assert race_efficiencies(160) == RACE_LONG
 
 
 def test_each_class_gets_its_efficiency_and_the_free_double_raises_it():
     race = Position.from_points({8: 5, 6: 5, 4: 5}, opponent={9: 5, 6: 5, 5: 5})   # 90 pips on roll
-    bearoff = Position.from_points({6: 4, 5: 3, 2: 3}, opponent={6: 4, 4: 4, 1: 2})
-    assert efficiency_for(race, None).value == pytest.approx(0.74 + 0.11 * 50 / 80)
+    bearoff = Position.from_points({6: 4, 5: 3, 2: 3}, opponent={6: 4, 4: 4, 1: 2})  # beyond the 6-checker table
+    assert efficiency_for(race, None).value == pytest.approx(0.80 + 0.11 * 50 / 80)
+    assert efficiency_for(race, None).states.opponent_owns == pytest.approx(0.63 + 0.09 * 50 / 80)
     assert efficiency_for(race, None).position_class == "race"
-    assert efficiency_for(bearoff, None).value == pytest.approx(0.66)
+    assert efficiency_for(bearoff, None).value == pytest.approx(0.74)
+    assert efficiency_for(bearoff, None).states == BEAROFF
     assert efficiency_for(bearoff, None).position_class == "bear-off"
     post = MatchState(match_length=7, score=(5, 6))
     raised = efficiency_for(bearoff, None, post)
-    assert raised.value == pytest.approx(0.66 + FREE_DOUBLE_SHARE * 0.34)
+    assert raised.value == pytest.approx(0.74 + FREE_DOUBLE_SHARE * 0.26)
+    assert raised.states.opponent_owns == pytest.approx(0.40 + FREE_DOUBLE_SHARE * 0.60)
     assert raised.position_class == "bear-off, post-Crawford free double"
-    assert efficiency_for(None, None, post).value == pytest.approx(0.79 + FREE_DOUBLE_SHARE * 0.21)
+    assert efficiency_for(None, None, post).value == pytest.approx(0.81 + FREE_DOUBLE_SHARE * 0.19)

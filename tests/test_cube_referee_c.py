@@ -9,7 +9,7 @@ import pytest
 from bgcore import _cube_money
 from bgcore._cube_match import MatchCubeReferee
 from bgengine import MatchState, Position, cube_referee
-from bgengine.cube.efficiency import CONTACT_EFFICIENCY, efficiency_for
+from bgengine.cube.efficiency import CONTACT, CONTACT_EFFICIENCY, efficiency_for
 from bgengine.cube.referee import CubeReferee
 from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 
@@ -36,7 +36,7 @@ def test_c_decisions_and_values_equal_the_python_referees():
         owner = 0 if cube == 1 else 1  # the opponent's cube never reaches the referee
         efficiency = rng.choice([None, 0.0, 0.5, 1.0])
         referee = CubeReferee(MatchState(jacoby=jacoby, beavers=beavers), efficiency, in_c=False)
-        x = CONTACT_EFFICIENCY if efficiency is None else efficiency
+        x = CONTACT.in_c() if efficiency is None else efficiency
         action = referee.decide(p5, cube, owner, True, CONTACT_BOARD)
         assert _cube_money.decide(p5, cube, owner, x, jacoby, beavers) == action, (p5, cube, owner, x)
         assert _cube_money.best_value(p5, cube, owner, x, jacoby, beavers) * cube == pytest.approx(
@@ -74,7 +74,7 @@ def test_c_match_decisions_and_values_equal_the_python_referees():
     for match, rng in random_match_states(3, 600):
         efficiency = rng.choice([None, None, 0.0, 0.5, 1.0, rng.random()])
         python = CubeReferee(match, efficiency, in_c=False)
-        x = efficiency_for(Position.initial(), efficiency, match).value
+        x = efficiency_for(Position.initial(), efficiency, match).states.in_c()
         c = MatchCubeReferee(CubeReferee(match, efficiency).match_cube_in_c(), x)
         for _ in range(12):
             p5, _ = next(estimates)

@@ -46,10 +46,10 @@ cdef int efficiency_class(const checker_t* board) noexcept nogil:
     return CLASS_OVER
 
 
-cdef double class_efficiency(const EfficiencyRule* rule, int position_class, int pips) noexcept nogil:
+cdef double class_efficiency(const EfficiencyRule* rule, int position_class, int pips, int state) noexcept nogil:
     cdef double clamped, share
     if position_class == CLASS_CONTACT:
-        return rule.contact
+        return rule.contact[state]
     if position_class == CLASS_RACE:
         clamped = pips
         if clamped < rule.race_pips_short:
@@ -57,39 +57,62 @@ cdef double class_efficiency(const EfficiencyRule* rule, int position_class, int
         if clamped > rule.race_pips_long:
             clamped = rule.race_pips_long
         share = (clamped - rule.race_pips_short) / (rule.race_pips_long - rule.race_pips_short)
-        return rule.race_short + share * (rule.race_long - rule.race_short)
+        return rule.race_short[state] + share * (rule.race_long[state] - rule.race_short[state])
     if position_class == CLASS_BEAROFF:
-        return rule.bearoff
+        return rule.bearoff[state]
     if position_class == CLASS_LAST_ROLL:
         return rule.last_roll
-    return rule.contact         # the game is over: no decision is asked of it
+    return rule.contact[state]  # the game is over: no decision is asked of it
 
 
-cdef double ruled_efficiency(const EfficiencyRule* rule, int position_class, int pips) noexcept nogil:
-    """The given x, else the class's raised for the post-Crawford free double (unless 0)."""
-    cdef double x
-    if rule.given >= 0.0:
-        return rule.given
-    x = class_efficiency(rule, position_class, pips)
+cdef inline double free_double_raised(const EfficiencyRule* rule, double x) noexcept nogil:
+    """x raised for the post-Crawford free double as the rule says (a dead cube, x = 0, stays dead)."""
     if rule.free_double_share > 0.0 and x > 0.0:
-        x = x + rule.free_double_share * (1.0 - x)
+        return x + rule.free_double_share * (1.0 - x)
     return x
 
 
-cdef double board_efficiency(const EfficiencyRule* rule, const checker_t* board) noexcept nogil:
+cdef void ruled_efficiency(const EfficiencyRule* rule, int position_class, int pips, double* out) noexcept nogil:
+    """The given x, else the class's raised for the post-Crawford free double, in every state."""
+    cdef int state
+    for state in range(CUBE_STATES):
+        if rule.given >= 0.0:
+            out[state] = rule.given
+        else:
+            out[state] = free_double_raised(rule, class_efficiency(rule, position_class, pips, state))
+
+
+cdef void board_efficiency(const EfficiencyRule* rule, const checker_t* board, double* out) noexcept nogil:
     cdef int mover_pips, opponent_pips
-    if rule.given >= 0.0:
-        return rule.given
     pip_counts_of(board, &mover_pips, &opponent_pips)
-    return ruled_efficiency(rule, efficiency_class(board), mover_pips)
+    ruled_efficiency(rule, efficiency_class(board), mover_pips, out)
+
+
+cdef int _triple(object values, double* out) except -1:
+    if len(values) != CUBE_STATES:
+        raise ValueError("x by cube state is a triple (opponent owns, centred, owned)")
+    out[0], out[1], out[2] = values
+    return 0
 
 
 cdef int efficiency_rule_from(EfficiencyRule* rule, object spec) except -1:
-    (rule.given, rule.contact, rule.race_short, rule.race_long, rule.race_pips_short, rule.race_pips_long,
-     rule.bearoff, rule.last_roll, rule.free_double_share) = spec
+    (given, contact, race_short, race_long, rule.race_pips_short, rule.race_pips_long,
+     bearoff, rule.last_roll, rule.free_double_share) = spec
+    rule.given = given
+    _triple(contact, rule.contact)
+    _triple(race_short, rule.race_short)
+    _triple(race_long, rule.race_long)
+    _triple(bearoff, rule.bearoff)
     if not rule.race_pips_long > rule.race_pips_short:
         raise ValueError("the race curve needs race_pips_long > race_pips_short")
     return 0
+
+
+cdef int efficiencies_from(object given, double* out) except -1:
+    if isinstance(given, (int, float)):
+        out[0] = out[1] = out[2] = given
+        return 0
+    return _triple(given, out)
 
 
 def position_class(bytes board):
@@ -98,15 +121,28 @@ def position_class(bytes board):
 
 
 def efficiency_of_class(tuple spec, int position_class, int pips):
-    """x of a decision in a class (pips: the player on roll's, for races) by efficiency_rule()'s
-    numbers: the given x, else the class's raised for the free double as the rule says."""
+    """x by cube state (opponent owns, centred, owned) of a decision in a class (pips: the player
+    on roll's, for races) by efficiency_rule()'s numbers: the given x, else the class's raised
+    for the free double as the rule says."""
     cdef EfficiencyRule rule
+    cdef double out[3]
     efficiency_rule_from(&rule, spec)
-    return ruled_efficiency(&rule, position_class, pips)
+    ruled_efficiency(&rule, position_class, pips, out)
+    return (out[0], out[1], out[2])
 
 
 def efficiency(tuple spec, bytes board):
-    """x of the decision at this board by efficiency_rule()'s numbers (given, or class and free double)."""
+    """x by cube state (opponent owns, centred, owned) of the decision at this board by
+    efficiency_rule()'s numbers (given, or class and free double)."""
+    cdef EfficiencyRule rule
+    cdef double out[3]
+    efficiency_rule_from(&rule, spec)
+    board_efficiency(&rule, checked_board(board), out)
+    return (out[0], out[1], out[2])
+
+
+def raised_for_free_double(tuple spec, double x):
+    """x raised for the post-Crawford free double by efficiency_rule()'s share (0: unchanged)."""
     cdef EfficiencyRule rule
     efficiency_rule_from(&rule, spec)
-    return board_efficiency(&rule, checked_board(board))
+    return free_double_raised(&rule, x)

@@ -9,6 +9,7 @@ by point: equal to rounding, not bit for bit.)
 
 from bgcore._piecewise_linear cimport Line, line_at, straight, blend, extremum
 from bgcore._cube_money cimport clamped_estimate
+from bgcore._cube_efficiency cimport efficiencies_from
 
 cdef enum:
     OWNER_PLAYER = 1
@@ -59,29 +60,32 @@ cdef void scaled(Line* f, double factor) noexcept nogil:
         f.ys[k] = factor * f.ys[k]
 
 
-def money_best_value(p5, int cube_value, int owner, double efficiency, bint jacoby, bint beavers, int max_cube):
+def money_best_value(p5, int cube_value, int owner, efficiency, bint jacoby, bint beavers, int max_cube):
     """The player on roll's money equity per cube with the best cube action now, as
     ``CubefulSearch.value`` makes it from ``janowski.money_doubling_functions``: No double
     or the taker's best answer (take, pass, or beaver when allowed); owner from the player
-    on roll (+1 own, -1 the opponent's, 0 centred)."""
+    on roll (+1 own, -1 the opponent's, 0 centred); ``efficiency`` one x or x by cube state
+    (opponent owns, centred, owned)."""
+    cdef double x[3]
     cdef double v[5]
     cdef double c[5]
     cdef Line no_double, take, redoubled, passes
     cdef double W, L, p, best, response, twice
+    efficiencies_from(efficiency, x)
     for i in range(5):
         v[i] = p5[i]
     clamped_estimate(v, c)
     p = c[0]
     W = average_value(c[0], c[1], c[2])
     L = average_value(1.0 - c[0], c[3], c[4])
-    cubeful_equity(W, L, owner, efficiency, jacoby, &no_double)
+    cubeful_equity(W, L, owner, x[owner + 1], jacoby, &no_double)
     best = line_at(&no_double, p)
     if owner == OWNER_OPPONENT or cube_value * 2 > max_cube:
         return best
-    cubeful_equity(W, L, OWNER_OPPONENT, efficiency, False, &take)
+    cubeful_equity(W, L, OWNER_OPPONENT, x[0], False, &take)
     scaled(&take, 2.0)
-    if cube_value * 4 <= max_cube and efficiency > 0.0:
-        cubeful_equity(W, L, OWNER_PLAYER, efficiency, False, &redoubled)
+    if cube_value * 4 <= max_cube and x[2] > 0.0:
+        cubeful_equity(W, L, OWNER_PLAYER, x[2], False, &redoubled)
         scaled(&redoubled, 4.0)
         straight(&passes, -2.0, -2.0)
         extremum(&redoubled, &passes, False, &redoubled)

@@ -11,8 +11,9 @@ cdef enum:
 
 cdef struct MatchCube:
     bint active                 # 0: the Python referee decides
-    double efficiency           # Janowski's x of the decision at hand (the kernel sets it per position;
-                                # the post-Crawford raise already applied)
+    double efficiency[3]        # Janowski's x of the decision at hand by cube state, efficiency[owner + 1]
+                                # with the owner from the player valued (the kernel sets them per
+                                # position; the post-Crawford raise already applied)
     int root_away               # points the root player needs
     int other_away              # points the other player needs
     bint crawford               # this game is the Crawford game: no cube
@@ -22,8 +23,9 @@ cdef struct MatchCube:
     double post[MET_MAX_AWAY]                 # post_crawford[j]
 
 # Fill ``m`` from a referee's ``match_cube_in_c()``: (root away, other away, crawford,
-# after_crawford, max cube, pre-Crawford table, post-Crawford row), and x = ``efficiency``.
-cdef int match_cube_from(MatchCube* m, object spec, double efficiency) except -1
+# after_crawford, max cube, pre-Crawford table, post-Crawford row), and x = ``efficiency`` (one
+# number for every state, or a triple by state: opponent owns, centred, owned).
+cdef int match_cube_from(MatchCube* m, object spec, object efficiency) except -1
 
 # The mover's action code before rolling (CubeReferee.decide).
 cdef int match_decide(const MatchCube* m, const float* mover5, int cube_value, int owner,

@@ -11,6 +11,7 @@ are the same.
 from bgcore._cube_match cimport MatchCube, MET_MAX_AWAY
 from bgcore._piecewise_linear cimport Line, line_at, line_solve, straight, blend, extremum
 from bgcore._cube_money cimport clamped_estimate
+from bgcore._cube_efficiency cimport efficiencies_from
 
 cdef enum:
     NO_DOUBLE = 0
@@ -152,7 +153,7 @@ cdef void cubeful(const Model* md, int cube_value, int owner, Line* out) noexcep
     cdef Line d, l
     dead(md, cube_value, &d)
     live(md, cube_value, owner, &l)
-    blend(&d, &l, md.m.efficiency, out)
+    blend(&d, &l, md.m.efficiency[owner + 1], out)
 
 
 cdef bint doubling_equities(const Model* md, int cube_value, int owner,
@@ -166,7 +167,7 @@ cdef bint doubling_equities(const Model* md, int cube_value, int owner,
     if m.crawford or owner == OWNER_OPPONENT or cube_value * 2 > m.max_cube:
         return 0
     cubeful(md, 2 * cube_value, OWNER_OPPONENT, &f)
-    if m.efficiency > 0.0 and can_gain_by_doubling(md, False, 2 * cube_value):
+    if m.efficiency[2] > 0.0 and can_gain_by_doubling(md, False, 2 * cube_value):
         cubeful(md, 4 * cube_value, OWNER_PLAYER, &redoubled)
         straight(&passes, model_after(md, 0, 2 * cube_value), model_after(md, 0, 2 * cube_value))
         extremum(&redoubled, &passes, False, &redoubled)
@@ -182,12 +183,12 @@ cdef inline bint _beats(double a, double b) noexcept nogil:
 
 # ----- the referee ------------------------------------------------------------------------------
 
-cdef int match_cube_from(MatchCube* m, object spec, double efficiency) except -1:
+cdef int match_cube_from(MatchCube* m, object spec, object efficiency) except -1:
     root_away, other_away, crawford, after_crawford, max_cube, pre, post = spec
     cdef int size = min(len(pre), MET_MAX_AWAY), i, j
     if not (0 < root_away <= size and 0 < other_away <= size):
         raise ValueError(f"the C match cube holds aways up to {size}")
-    m.efficiency = efficiency
+    efficiencies_from(efficiency, m.efficiency)
     m.root_away = root_away
     m.other_away = other_away
     m.crawford = crawford
@@ -264,11 +265,12 @@ cdef double match_luck_scale(const MatchCube* m, int cube_value) noexcept nogil:
 # ----- Python access, for tests against the Python referee -----------------------------------------
 
 cdef class MatchCubeReferee:
-    """The C match cube at one score, from a ``match_cube_in_c()`` spec, deciding with x = ``efficiency``."""
+    """The C match cube at one score, from a ``match_cube_in_c()`` spec, deciding with x = ``efficiency``
+    (one number, or a triple by cube state: opponent owns, centred, owned)."""
 
     cdef MatchCube cube
 
-    def __init__(self, spec, double efficiency):
+    def __init__(self, spec, efficiency):
         match_cube_from(&self.cube, spec, efficiency)
 
     def decide(self, p5, int cube_value, int owner, bint mover_is_root):

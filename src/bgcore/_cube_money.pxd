@@ -11,7 +11,8 @@ cdef enum:
 
 cdef struct MoneyCube:
     bint active                 # 0: the Python referee decides
-    double efficiency           # Janowski's x of the decision at hand (the kernel sets it per position)
+    double efficiency[3]        # Janowski's x of the decision at hand by cube state, efficiency[owner + 1]
+                                # with the owner from the mover (the kernel sets them per position)
     bint jacoby                 # gammons count single while the cube is centred
     bint beavers                # the doubled side may beaver
     int start_cube              # the rollout's starting cube (values are per starting cube)
@@ -99,14 +100,14 @@ cdef inline bint money_equities(const MoneyCube* m, const float* mover5, int cub
                                 double* no_double, double* take, double* beaver, bint* beaver_ok) noexcept nogil:
     cdef Janowski j = janowski_of(mover5)
     cdef double taker_owns, redoubled
-    no_double[0] = money_cubeful(&j, owner, m.efficiency, m.jacoby)
+    no_double[0] = money_cubeful(&j, owner, m.efficiency[owner + 1], m.jacoby)
     beaver_ok[0] = False
     if owner == -1 or 2 * cube_value > m.max_cube:
         return 0
-    taker_owns = money_cubeful(&j, -1, m.efficiency, False)
+    taker_owns = money_cubeful(&j, -1, m.efficiency[0], False)
     take[0] = 2.0 * taker_owns
-    if 4 * cube_value <= m.max_cube and m.efficiency > 0.0:
-        redoubled = 4.0 * money_cubeful(&j, 1, m.efficiency, False)
+    if 4 * cube_value <= m.max_cube and m.efficiency[2] > 0.0:
+        redoubled = 4.0 * money_cubeful(&j, 1, m.efficiency[2], False)
         if redoubled < -2.0:
             redoubled = -2.0
         if redoubled < take[0]:

@@ -203,7 +203,7 @@ cdef int cube_turn(PyObject* referee, MoneyCube* money, MatchCube* match, const 
     if not may_double(cube, mover_is_root):
         return 0
     if money.active:
-        money.efficiency = board_efficiency(efficiency, board)
+        board_efficiency(efficiency, board, money.efficiency)
         action = money_decide(money, mover5, cube.value, cube.owner * mover)
         if action == MONEY_DOUBLE_PASS:
             cubeful[0] = money_finished_value(money, mover, cube.value, cube.owner == 0)
@@ -214,7 +214,7 @@ cdef int cube_turn(PyObject* referee, MoneyCube* money, MatchCube* match, const 
             cube.luck_scale = cube.value / <double>money.start_cube
         return 0
     if match.active:
-        match.efficiency = board_efficiency(efficiency, board)
+        board_efficiency(efficiency, board, match.efficiency)
         action = match_decide(match, mover5, cube.value, cube.owner * mover, mover_is_root)
         if action == DOUBLE_PASS:
             cubeful[0] = match_finished_value(match, mover, cube.value)
@@ -252,7 +252,7 @@ cdef int cube_final_value(PyObject* referee, MoneyCube* money, MatchCube* match,
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
             cubeful[0] = money_finished_value(money, mover * points, cube.value, cube.owner == 0)
         else:
-            money.efficiency = board_efficiency(efficiency, board)
+            board_efficiency(efficiency, board, money.efficiency)
             value = money_best_value(money, mover5, cube.value, cube.owner * mover) * cube.value / money.start_cube
             cubeful[0] = value if mover_is_root else -value
         return 0
@@ -261,7 +261,7 @@ cdef int cube_final_value(PyObject* referee, MoneyCube* money, MatchCube* match,
             points = -1 if mover5[3] == 0 else (-2 if mover5[4] == 0 else -3)
             cubeful[0] = match_finished_value(match, mover * points, cube.value)
         else:
-            match.efficiency = board_efficiency(efficiency, board)
+            board_efficiency(efficiency, board, match.efficiency)
             cubeful[0] = match_position_value(match, mover5, cube.value, cube.owner * mover, mover_is_root)
         return 0
     with gil:
@@ -433,7 +433,7 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     money = None if referee is None else getattr(referee, "money_cube_in_c", lambda: None)()
     if money is not None:  # (jacoby, beavers, starting cube, maximum cube)
         k.money.active = True
-        k.money.efficiency = 0.0
+        k.money.efficiency[0] = k.money.efficiency[1] = k.money.efficiency[2] = 0.0
         k.money.jacoby, k.money.beavers, k.money.start_cube, k.money.max_cube = money
     k.match.active = False
     match = None if referee is None or money is not None else getattr(referee, "match_cube_in_c", lambda: None)()

@@ -41,7 +41,7 @@ def exact_money_doubling_functions(
     if reason:  # the player cannot double: the table's value is the no-double value
         no_double_value = getattr(equities, _TABLE_OWNER[owner])
     else:
-        no_double_value = _no_double_now(table, position, owner)
+        (no_double_value,) = _no_double_now(table, position, (owner,))
     no_double = PiecewiseLinear.constant(no_double_value)
     if reason:
         return DoublingFunctions(no_double, None, None, note=f"{reason}; {EXACT_NOTE}", exact=True)
@@ -57,15 +57,24 @@ _OWNER_AFTER_MOVE = {
 }
 
 
-def _no_double_now(table: bearoff.TwoSidedTable, position: Position, owner: CubeOwner) -> float:
-    """The player on roll's equity per cube when not doubling now: over the 36 rolls, the
-    play best for the player, then the opponent's exact value with the cube unchanged."""
-    total = 0.0
+def exact_no_doubles(position: Position, owners: tuple[CubeOwner, ...]) -> tuple[float, ...]:
+    """The exact money No double equities per cube of a position in the two-sided table, one
+    for each cube owner given (one pass over the rolls and plays for all)."""
+    return _no_double_now(bearoff.two_sided_table(), position, owners)
+
+
+def _no_double_now(table: bearoff.TwoSidedTable, position: Position, owners: tuple[CubeOwner, ...]) -> tuple[float, ...]:
+    """The player on roll's equity per cube when not doubling now, for each owner: over the
+    36 rolls, the play best for the player, then the opponent's exact value with the cube
+    unchanged."""
+    totals = [0.0] * len(owners)
     for dice in ROLLS:
         legal = position.legal_moves(dice)
-        best = max(_value_after_play(table, legal.position_after(i), owner) for i in range(len(legal)))
-        total += (1 if dice[0] == dice[1] else 2) * best
-    return total / 36
+        children = [legal.position_after(i) for i in range(len(legal))]
+        weight = 1 if dice[0] == dice[1] else 2
+        for k, owner in enumerate(owners):
+            totals[k] += weight * max(_value_after_play(table, child, owner) for child in children)
+    return tuple(total / 36 for total in totals)
 
 
 def _value_after_play(table: bearoff.TwoSidedTable, child: Position, owner: CubeOwner) -> float:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
-from bgengine.cube.decision import CubeDecision, EquityUnit, cube_decision, decision_from_equities
+from bgengine.cube.decision import CubeDecision, EquityUnit, cube_decision, decision_from_equities, efficiency_fields
 from bgengine.cube.efficiency import efficiency_for
 from bgengine.errors import InvalidCubeSettingsError
 from bgengine.cube.match_equity import MatchScore, emg_reference, mwc_after_game
@@ -54,8 +54,7 @@ def rollout_decision(
     no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
-        probabilities=no_double.probabilities, cube_efficiency=efficiency.value,
-        cube_efficiency_class=efficiency.position_class, match=match,
+        probabilities=no_double.probabilities, **efficiency_fields(efficiency), match=match,
         trials=no_double.trials, rollout_settings=settings, no_double_standard_error=no_double.cubeful_standard_error,
     )
     if match.is_money:

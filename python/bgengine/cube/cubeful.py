@@ -75,26 +75,27 @@ class CubefulSearch:
     def _leaf(self, position: Position, match: MatchState, probabilities: Any) -> float:
         """The model's value at a leaf from the evaluator's 5-vector, as ``cube_decision(position,
         match, evaluator=...)`` would give it: exact bear-off tables (money), else the model
-        in C (bgcore._cube_janowski, bgcore._cube_match: bit for bit the Python models)."""
+        in C (bgcore._cube_janowski, bgcore._cube_match: bit for bit the Python models), or in
+        Python where the x are exact (the C models know the classes' x only)."""
         chances = GameProbabilities.from_vector(probabilities)  # the checks cube_decision makes
-        efficiency = efficiency_for(position, self.cube_efficiency, match).value
         owner = match.relative_cube_owner()
-        if match.is_money:
-            exact = exact_money_doubling_functions(position, match, owner)
-            if exact is None:
-                return float(money_best_value(probabilities, match.cube_value, _OWNER_CODES[owner], efficiency,
-                                              match.jacoby, match.beavers, match.max_cube))
+        exact = exact_money_doubling_functions(position, match, owner) if match.is_money else None
+        if exact is not None:
             take = None if exact.double_take is None else exact.double_take(chances.win)
             return _best(match, exact.no_double(chances.win), take, exact.double_pass)
-        cube = self._match_cube(match, efficiency)
-        if cube is not None:
+        states = efficiency_for(position, self.cube_efficiency, match).states
+        if match.is_money:
+            if not states.exact:
+                return float(money_best_value(probabilities, match.cube_value, _OWNER_CODES[owner], states.in_c(),
+                                              match.jacoby, match.beavers, match.max_cube))
+        elif not states.exact and (cube := self._match_cube(match, states.in_c())) is not None:
             return float(cube.position_value(probabilities, match.cube_value, _OWNER_CODES[owner], True))
         from bgengine.cube.decision import cube_decision
 
-        decision = cube_decision(match=match, probabilities=chances, met=self.met, cube_efficiency=efficiency)
+        decision = cube_decision(position, match, probabilities=chances, met=self.met, cube_efficiency=self.cube_efficiency)
         return _best(match, decision.no_double, decision.double_take, decision.double_pass)
 
-    def _match_cube(self, match: MatchState, efficiency: float) -> MatchCubeReferee | None:
+    def _match_cube(self, match: MatchState, efficiency: tuple[float, float, float]) -> MatchCubeReferee | None:
         """The C match model at this score (cached), None beyond the aways it holds."""
         key = (match.away(match.on_roll), match.away(1 - match.on_roll), match.crawford, match.max_cube, efficiency)
         if key not in self._match_cubes:

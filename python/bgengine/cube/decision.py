@@ -126,6 +126,7 @@ class CubeDecision:
     trials: int | None = None  # rollout trials of each line (None: no rollout)
     rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
     cube_efficiency_class: str = ""  # where cube_efficiency comes from: "contact", "last roll", "given", ...
+    cube_efficiency_doubled: float | None = None  # x of the doubled cube the opponent owns (Double/Take's)
     cubeful_search: bool = False  # the equities come from a cubeful n-ply search (plies > 0)
 
     def to_emg(self) -> CubeDecision:
@@ -174,6 +175,8 @@ class CubeDecision:
         if self.trials is not None:
             return f"cubeful rollout, {self.trials} trials per line (± is 95%)"
         efficiency = f"cube efficiency {self.cube_efficiency:.3f}"
+        if self.cube_efficiency_doubled is not None and self.cube_efficiency_doubled != self.cube_efficiency:
+            efficiency += f", {self.cube_efficiency_doubled:.3f} once doubled"
         if self.cube_efficiency_class:
             efficiency += f" ({self.cube_efficiency_class})"
         if self.cubeful_search:
@@ -209,6 +212,7 @@ def cube_decision(
     met: MatchEquityTable | None = None,
     cube_efficiency: float | None = None,
     cubeful: bool = True,
+    exact_bearoff_efficiency: bool = True,
 ) -> CubeDecision:
     """The cube decision of the player on roll of ``position`` at ``match`` (money by default).
 
@@ -222,7 +226,9 @@ def cube_decision(
     in the two-sided bear-off table gets exact cubeful equities (unless probabilities are
     given, or beavers are on). ``rollout=RolloutSettings(...)`` rolls out No double and
     Double/Take cubeful instead (see ``cube_rollout``). Match decisions are in MWC
-    (``.to_emg()`` rescales), money decisions per current cube.
+    (``.to_emg()`` rescales), money decisions per current cube. A short bear-off in the
+    two-sided table takes its cube efficiencies from the table's exact values
+    (``exact_bearoff_efficiency=False``: the bear-off class's, as the rollout referee in C).
     """
     match = match if match is not None else MatchState()
     if not isinstance(match, MatchState):
@@ -243,7 +249,7 @@ def cube_decision(
             raise InvalidCubeSettingsError("a rollout needs a position")
         return rollout_decision(position, match, rollout, evaluator, met, cube_efficiency)
     chances = _probabilities(position, evaluator, probabilities, plies)
-    efficiency = efficiency_for(position, cube_efficiency, match)
+    efficiency = efficiency_for(position, cube_efficiency, match, exact=exact_bearoff_efficiency)
     if match.is_money:
         owner = match.relative_cube_owner()
         exact = None
@@ -251,13 +257,13 @@ def cube_decision(
             exact = exact_money_doubling_functions(position, match, owner)
         if exact is None and plies and cubeful and position is not None:
             return _searched(position, match, plies, evaluator, met, cube_efficiency, chances, efficiency)
-        functions = exact or money_doubling_functions(chances, match, owner, efficiency.value)
+        functions = exact or money_doubling_functions(chances, match, owner, efficiency.states)
         return replace(_decision(functions, chances, match, efficiency, EquityUnit.MONEY, None), plies=plies)
     if plies and cubeful and position is not None:
         return _searched(position, match, plies, evaluator, met, cube_efficiency, chances, efficiency)
     table = met or default_met()
     score = MatchScore.from_match_state(match)
-    model = MatchCubeModel(chances, score, table, efficiency.value)
+    model = MatchCubeModel(chances, score, table, efficiency.states)
     functions = model.doubling_functions(match.why_no_double())
     decision = _decision(functions, chances, match, efficiency, EquityUnit.MWC, emg_reference(table, score))
     return replace(decision, plies=plies)
@@ -288,7 +294,7 @@ def _searched(
     return decision_from_equities(
         no_double, take, drop, 2.0 * take if take is not None and match.may_beaver() else None,
         probabilities=chances, unit=EquityUnit.MONEY if match.is_money else EquityUnit.MWC,
-        cube_efficiency=efficiency.value, cube_efficiency_class=efficiency.position_class, match=match,
+        **efficiency_fields(efficiency), match=match,
         note=note, emg_reference=emg_ref, plies=plies, cubeful_search=True,
     )
 
@@ -335,8 +341,7 @@ def _decision(
 ) -> CubeDecision:
     p = chances.win
     common: dict[str, Any] = dict(
-        probabilities=chances, unit=unit, cube_efficiency=efficiency.value,
-        cube_efficiency_class=efficiency.position_class, match=match,
+        probabilities=chances, unit=unit, **efficiency_fields(efficiency), match=match,
         note=functions.note, emg_reference=emg_ref,
     )
     if functions.double_take is None or functions.double_pass is None:
@@ -349,6 +354,12 @@ def _decision(
         return decision
     cash_point = functions.double_take.solve(functions.double_pass)
     return replace(decision, take_point=1.0 - cash_point, cash_point=cash_point)
+
+
+def efficiency_fields(efficiency: CubeEfficiency) -> dict[str, Any]:
+    """The ``CubeDecision`` fields that report the cube efficiency used."""
+    return {"cube_efficiency": efficiency.value, "cube_efficiency_class": efficiency.position_class,
+            "cube_efficiency_doubled": efficiency.states.opponent_owns}
 
 
 def decision_from_equities(

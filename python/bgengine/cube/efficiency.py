@@ -1,4 +1,4 @@
-"""Cube efficiency x by position class: how much of the fully-live cube's value is realised.
+"""Cube efficiency x by position class and cube state: how much of the live cube's value is realised.
 
 Chosen from the engine's own data, never from another engine's answers (docs/cube.md,
 "How the efficiencies were chosen", gives the commands, seeds and fits):
@@ -6,9 +6,14 @@ Chosen from the engine's own data, never from another engine's answers (docs/cub
 * **contact, race, bear-off**: the least-squares x that makes Janowski's model reproduce the
   engine's own cubeful rollouts of positions from its seeded self-play
   (``benchmarks/fit_cube_efficiency.py``), over the lines in the decision window (the player
-  on roll the favourite, 50..90 %: where its double is the question): contact 0.79; races a
-  straight line in the pip count of the player on roll from 0.74 at 40 pips to 0.85 at 120
-  (clamped outside); bear-offs (every checker home) 0.66.
+  on roll the favourite, 50..90 %: where its double is the question), fitted apart for each
+  cube state (centred, owned by the player on roll, owned by the opponent), since the
+  rollouts realise different shares of the live cube in each: contact 0.81 / 0.82 / 0.77;
+  races a straight line in the pip count of the player on roll from 40 to 120 pips
+  (clamped outside), 0.80-0.91 / 0.73-0.78 / 0.63-0.72; bear-offs (every checker home)
+  0.74 / 0.71 / 0.40.
+* **short bear-offs in the two-sided table**: each state's x from the table's exact money
+  values at the position's exact chances (``bearoff_efficiency``), not the class's.
 * **last roll** (from the rules): one side bears off with every roll of its next turn, so
   the game ends before anyone can use the cube again: the cube is dead, x = 0 (and the
   taker of a double cannot redouble in time to matter).
@@ -16,7 +21,7 @@ Chosen from the engine's own data, never from another engine's answers (docs/cub
   from the cube, so the trailer's double costs nothing and is never late by more than an
   exchange; the class's x is moved a share ``FREE_DOUBLE_SHARE`` of the way to 1, the share
   fitted the same way on post-Crawford rollouts (the trailer on roll and the favourite: the
-  only side whose double is a question there).
+  only side whose double is a question there) against the centred contact x.
 """
 
 from __future__ import annotations
@@ -25,19 +30,27 @@ from dataclasses import dataclass
 
 from bgcore import _cube_efficiency
 
+from bgengine.cube.bearoff_efficiency import exact_bearoff_efficiencies
+from bgengine.cube.state_efficiency import StateEfficiencies
 from bgengine.errors import InvalidCubeSettingsError, InvalidPositionError
-from bgengine.match_state import MatchState
+from bgengine.match_state import CubeOwner, MatchState
 from bgengine.position import Position
 
 # Fitted on the engine's own cubeful rollouts (benchmarks/fit_cube_efficiency.py, seed 2027),
-# on the lines of the decision window (the player on roll the favourite, 50..90 %).
-CONTACT_EFFICIENCY = 0.79
-BEAROFF_EFFICIENCY = 0.66
+# on the lines of the decision window (the player on roll the favourite, 50..90 %), each
+# cube state apart.
+CONTACT = StateEfficiencies(centred=0.81, owned=0.82, opponent_owns=0.77)
+BEAROFF = StateEfficiencies(centred=0.74, owned=0.71, opponent_owns=0.40)
+RACE_SHORT = StateEfficiencies(centred=0.80, owned=0.73, opponent_owns=0.63)  # at RACE_PIPS_SHORT or fewer
+RACE_LONG = StateEfficiencies(centred=0.91, owned=0.78, opponent_owns=0.72)  # at RACE_PIPS_LONG or more
 LAST_ROLL_EFFICIENCY = 0.0
-RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = 0.74, 0.85
 RACE_PIPS_SHORT, RACE_PIPS_LONG = 40, 120
 #: How far towards a fully live cube (x = 1) the trailer's free double post-Crawford moves x.
-FREE_DOUBLE_SHARE = 0.60
+FREE_DOUBLE_SHARE = 0.56
+#: The centred cube's x of each class (the x of a decision without a position is the contact one).
+CONTACT_EFFICIENCY = CONTACT.centred
+BEAROFF_EFFICIENCY = BEAROFF.centred
+RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG = RACE_SHORT.centred, RACE_LONG.centred
 
 #: The class names of bgcore._cube_efficiency's codes.
 _CLASS_NAMES = {
@@ -50,12 +63,16 @@ _CLASS_NAMES = {
 
 @dataclass(frozen=True)
 class CubeEfficiency:
-    """The x a decision used and why: ``position_class`` is "contact", "race", "bear-off",
-    "last roll", "given" (by the caller) or "no position" (the contact value), with
-    ", post-Crawford free double" appended when that raised it."""
+    """The x a decision used and why: ``value`` is the x of the cube as it stands (No double),
+    ``states`` the x of each cube state (Double/Take values the doubled cube, owned by the
+    opponent, with ``states.opponent_owns``); ``position_class`` is "contact", "race",
+    "bear-off", "exact bear-off" (from the two-sided table), "last roll", "given" (by the
+    caller) or "no position" (the contact values), with ", post-Crawford free double"
+    appended when that raised it."""
 
     value: float
     position_class: str
+    states: StateEfficiencies
 
     def __str__(self) -> str:
         return f"{self.value:.3f} ({self.position_class})"
@@ -66,15 +83,15 @@ def has_free_double(match: MatchState | None) -> bool:
     return match is not None and match.is_post_crawford
 
 
-def efficiency_rule(given: float | None = None, match: MatchState | None = None) -> tuple[float, ...]:
+def efficiency_rule(given: float | None = None, match: MatchState | None = None) -> tuple[object, ...]:
     """The numbers of the efficiency rule for bgcore._cube_efficiency (the classes and the curve
     are defined there, once, for the cube model and the rollout referee alike): (given x or -1,
-    contact, race short, race long, race pips short, race pips long, bear-off, last roll,
-    post-Crawford free-double share or 0)."""
+    contact, race short, race long by state, race pips short, race pips long, bear-off by state,
+    last roll, post-Crawford free-double share or 0); states in bgcore's order."""
     return (
         -1.0 if given is None else checked_efficiency(given),
-        CONTACT_EFFICIENCY, RACE_EFFICIENCY_SHORT, RACE_EFFICIENCY_LONG, float(RACE_PIPS_SHORT),
-        float(RACE_PIPS_LONG), BEAROFF_EFFICIENCY, LAST_ROLL_EFFICIENCY,
+        CONTACT.in_c(), RACE_SHORT.in_c(), RACE_LONG.in_c(), float(RACE_PIPS_SHORT),
+        float(RACE_PIPS_LONG), BEAROFF.in_c(), LAST_ROLL_EFFICIENCY,
         FREE_DOUBLE_SHARE if has_free_double(match) else 0.0,
     )
 
@@ -83,8 +100,13 @@ _CLASS_RULE = efficiency_rule()
 
 
 def race_efficiency(pips: int) -> float:
-    """Cube efficiency of a race in which the player on roll has ``pips`` to go."""
-    return _cube_efficiency.efficiency_of_class(_CLASS_RULE, _cube_efficiency.RACE, pips)
+    """Cube efficiency (centred cube) of a race in which the player on roll has ``pips`` to go."""
+    return race_efficiencies(pips).centred
+
+
+def race_efficiencies(pips: int) -> StateEfficiencies:
+    """Cube efficiency by cube state of a race in which the player on roll has ``pips`` to go."""
+    return StateEfficiencies.from_c(_cube_efficiency.efficiency_of_class(_CLASS_RULE, _cube_efficiency.RACE, pips))
 
 
 def is_last_roll(position: Position) -> bool:
@@ -97,33 +119,50 @@ def is_last_roll(position: Position) -> bool:
 
 
 def cube_efficiency(position: Position) -> float:
-    """The Janowski cube efficiency x for this position's class (see the module docstring)."""
-    return position_efficiency(position).value
+    """The Janowski cube efficiency x of this position with the cube centred (see the module docstring)."""
+    return position_efficiency(position).states.centred
 
 
-def position_efficiency(position: Position) -> CubeEfficiency:
-    """x and the class of the position it comes from."""
+def position_efficiency(position: Position, match: MatchState | None = None, *, exact: bool = True) -> CubeEfficiency:
+    """x by cube state and the class it comes from (from the exact values in the two-sided
+    table, unless ``exact`` is off), the free double's raise left out; ``value`` is the x of
+    the cube as ``match`` has it."""
     board = position.to_bytes()
     position_class = _cube_efficiency.position_class(board)
     if position_class == _cube_efficiency.OVER:
         raise InvalidPositionError("the game is over: there is no cube decision")
-    return CubeEfficiency(_cube_efficiency.efficiency(_CLASS_RULE, board), _CLASS_NAMES[position_class])
+    states = StateEfficiencies.from_c(_cube_efficiency.efficiency(_CLASS_RULE, board))
+    name = _CLASS_NAMES[position_class]
+    if exact and position_class == _cube_efficiency.BEAROFF:
+        from_table = exact_bearoff_efficiencies(position, states)
+        if from_table is not None:
+            states, name = from_table, "exact bear-off"
+    return CubeEfficiency(states.of(_owner(match)), name, states)
 
 
-def efficiency_for(position: Position | None, given: float | None, match: MatchState | None = None) -> CubeEfficiency:
-    """The given cube efficiency (checked, used as is), else the position class's, raised
-    for the post-Crawford free double (not in a last roll, where the cube is dead)."""
+def efficiency_for(
+    position: Position | None, given: float | None, match: MatchState | None = None, *, exact: bool = True
+) -> CubeEfficiency:
+    """The given cube efficiency (checked, used as is, in every cube state), else the
+    position's by class and cube state (exact in the two-sided table unless ``exact`` is off,
+    as the rollout referee decides), raised for the post-Crawford free double (not in a last
+    roll, where the cube is dead)."""
+    owner = _owner(match)
     if given is not None:
-        return CubeEfficiency(checked_efficiency(given), "given")
-    if position is None:
-        base = CubeEfficiency(CONTACT_EFFICIENCY, "no position")
-        value = _cube_efficiency.efficiency_of_class(efficiency_rule(None, match), _cube_efficiency.CONTACT, 0)
-    else:
-        base = position_efficiency(position)
-        value = _cube_efficiency.efficiency(efficiency_rule(None, match), position.to_bytes())
-    if value != base.value:
-        return CubeEfficiency(value, f"{base.position_class}, post-Crawford free double")
-    return base
+        return CubeEfficiency(checked_efficiency(given), "given", StateEfficiencies.every_state(checked_efficiency(given)))
+    base = (CubeEfficiency(CONTACT.of(owner), "no position", CONTACT) if position is None
+            else position_efficiency(position, match, exact=exact))
+    if not has_free_double(match):
+        return base
+    rule = efficiency_rule(None, match)
+    states = base.states.mapped(lambda x: _cube_efficiency.raised_for_free_double(rule, x))
+    if states == base.states:
+        return base
+    return CubeEfficiency(states.of(owner), f"{base.position_class}, post-Crawford free double", states)
+
+
+def _owner(match: MatchState | None) -> CubeOwner:
+    return CubeOwner.CENTRED if match is None else match.relative_cube_owner()
 
 
 def checked_efficiency(value: float) -> float:

@@ -13,6 +13,7 @@ from bgengine.match_state import CubeOwner
 from bgengine.cube.doubling import DoublingFunctions, with_immediate_redouble
 from bgengine.match_state import MatchState
 from bgengine.cube.piecewise_linear import PiecewiseLinear
+from bgengine.cube.state_efficiency import StateEfficiencies, as_state_efficiencies
 from bgengine.probabilities import GameProbabilities
 
 
@@ -68,25 +69,28 @@ def cubeful_equity(
 
 
 def money_doubling_functions(
-    probabilities: GameProbabilities, match: MatchState, owner: CubeOwner, efficiency: float
+    probabilities: GameProbabilities, match: MatchState, owner: CubeOwner, efficiency: float | StateEfficiencies
 ) -> DoublingFunctions:
-    """No double, Double/Take, Double/Pass (and Double/Beaver) for money, per current cube.
+    """No double, Double/Take, Double/Pass (and Double/Beaver) for money, per current cube;
+    each line with the x of its cube state (one number: every state's).
 
-    Double/Take lets the taker redouble at once when the cube can go that high and is live
-    (efficiency above 0: a dead cube has no future, redoubles included); a beaver
-    (when allowed) turns the cube twice and leaves it with the taker. Raccoons are not
+    Double/Take lets the taker redouble at once when the cube can go that high and the model
+    says so (``StateEfficiencies.taker_redoubles_at_once``: not with a dead cube, x = 0, nor
+    with exact x, whose values hold the redoubles already); a
+    beaver (when allowed) turns the cube twice and leaves it with the taker. Raccoons are not
     modelled.
     """
+    x = as_state_efficiencies(efficiency)
     W, L = probabilities.average_win_value(), probabilities.average_loss_value()  # noqa: N806
-    no_double = cubeful_equity(W, L, owner, efficiency, jacoby=match.jacoby)
+    no_double = cubeful_equity(W, L, owner, x.of(owner), jacoby=match.jacoby)
     reason = match.why_no_double()
     if reason:
         return DoublingFunctions(no_double, None, None, note=reason)
-    taker_owns = cubeful_equity(W, L, CubeOwner.OPPONENT, efficiency)
+    taker_owns = cubeful_equity(W, L, CubeOwner.OPPONENT, x.opponent_owns)
     double_take = taker_owns.scaled(2.0)
-    room_for_redouble = match.cube_value * 4 <= match.max_cube and efficiency > 0.0
+    room_for_redouble = match.cube_value * 4 <= match.max_cube and x.taker_redoubles_at_once
     if room_for_redouble:
-        doubler_owns = cubeful_equity(W, L, CubeOwner.PLAYER, efficiency)
+        doubler_owns = cubeful_equity(W, L, CubeOwner.PLAYER, x.owned)
         double_take = with_immediate_redouble(double_take, doubler_owns.scaled(4.0), -2.0)
     double_beaver = taker_owns.scaled(4.0) if match.may_beaver() else None
     return DoublingFunctions(no_double, double_take, 1.0, double_beaver)

@@ -20,24 +20,26 @@ from bgengine.cube.doubling import DoublingFunctions, with_immediate_redouble
 from bgengine.cube.match_equity import MatchScore, mwc_after_game, mwc_if_player_loses, mwc_if_player_wins
 from bgengine.cube.met import MatchEquityTable, MwcSource
 from bgengine.cube.piecewise_linear import PiecewiseLinear
+from bgengine.cube.state_efficiency import StateEfficiencies, as_state_efficiencies
 from bgengine.probabilities import GameProbabilities
 
 
 class MatchCubeModel:
-    """Cubeful MWC of the player on roll at one score, for one set of gammon shares."""
+    """Cubeful MWC of the player on roll at one score, for one set of gammon shares; each
+    cube state with its own x (``efficiency``: one number for every state, or by state)."""
 
     def __init__(
         self,
         probabilities: GameProbabilities,
         score: MatchScore,
         met: MwcSource,
-        efficiency: float,
+        efficiency: float | StateEfficiencies,
     ) -> None:
         met.check_covers(score.away, score.opponent_away)
         self.probabilities = probabilities
         self.score = score
         self.met = met
-        self.efficiency = efficiency
+        self.efficiency = as_state_efficiencies(efficiency)
         self.live = lru_cache(maxsize=None)(self._live)
         self.dead = lru_cache(maxsize=None)(self._dead)
 
@@ -82,20 +84,20 @@ class MatchCubeModel:
         return PiecewiseLinear(knots)
 
     def cubeful(self, cube_value: int, owner: CubeOwner) -> PiecewiseLinear:
-        """Janowski-style cubeful MWC: (1 - x) * dead + x * live."""
-        return self.dead(cube_value).blend(self.live(cube_value, owner), self.efficiency)
+        """Janowski-style cubeful MWC: (1 - x) * dead + x * live, x of this cube state."""
+        return self.dead(cube_value).blend(self.live(cube_value, owner), self.efficiency.of(owner))
 
     # ----- the decision ---------------------------------------------------------------
 
     def doubling_functions(self, reason_not_to_double: str) -> DoublingFunctions:
-        """No double, Double/Take (the taker may redouble at once, unless the cube is dead:
-        efficiency 0), Double/Pass, in MWC."""
+        """No double, Double/Take (the taker may redouble at once, unless the cube is dead,
+        x = 0, or the x are exact: ``StateEfficiencies.taker_redoubles_at_once``), Double/Pass, in MWC."""
         cube = self.score.cube_value
         no_double = self.cubeful(cube, self.score.cube_owner)
         if reason_not_to_double:
             return DoublingFunctions(no_double, None, None, note=reason_not_to_double)
         double_take = self.cubeful(2 * cube, CubeOwner.OPPONENT)
-        if self.efficiency > 0.0 and self.can_gain_by_doubling(False, 2 * cube):  # x = 0: a dead cube
+        if self.efficiency.taker_redoubles_at_once and self.can_gain_by_doubling(False, 2 * cube):
             double_take = with_immediate_redouble(
                 double_take, self.cubeful(4 * cube, CubeOwner.PLAYER), self.after_game(0, 2 * cube)
             )

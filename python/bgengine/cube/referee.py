@@ -56,7 +56,7 @@ class CubeReferee:
         largest = m.cube_value if m.crawford else m.max_cube
         return m.cube_value, owner, largest
 
-    def efficiency_rule_in_c(self) -> tuple[float, ...]:
+    def efficiency_rule_in_c(self) -> tuple[object, ...]:
         """The cube efficiency rule for the kernel (``efficiency.efficiency_rule``): the given x,
         else each decision's by the class of its position, as ``decide`` and ``cube_decision``."""
         return efficiency_rule(self.efficiency, self.match)
@@ -95,6 +95,7 @@ class CubeReferee:
             match=self._state(cube_value, owner_from_mover, mover_is_root),
             probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
+            exact_bearoff_efficiency=False,  # the class's x, as the kernel's C referee decides
         )
         return _ACTION_CODES.get(decision.action, NO_DOUBLE)
 
@@ -117,6 +118,7 @@ class CubeReferee:
             match=self._state(cube_value, owner_from_mover, mover_is_root),
             probabilities=GameProbabilities.from_estimate(mover5),
             cube_efficiency=self.efficiency,
+            exact_bearoff_efficiency=False,
         )
         best = decision.no_double
         if decision.double_take is not None and decision.double_pass is not None:
