@@ -295,7 +295,7 @@ def test_the_engine_kernel_takes_only_a_network_as_its_crashed_one():
 
 
 def test_the_evaluators_identity_and_the_distillation_teachers_name_include_the_crashed_network(tmp_path):
-    from bgengine.training.pipeline import distill_teacher
+    from bgengine.training.pipeline import search_teacher
 
     shipped = default_evaluator()
     crashed = _nn.NeuralNet.random(8, seed=3)
@@ -304,8 +304,8 @@ def test_the_evaluators_identity_and_the_distillation_teachers_name_include_the_
     assert evaluator_identity(switched)["contact"] == evaluator_identity(shipped)["contact"]
     assert evaluator_identity(switched)["crashed"] is not None
     write_weights(tmp_path / "crashed.npz", crashed, "crashed")
-    plain_teacher, plain_name = distill_teacher()
-    teacher, name = distill_teacher(crashed=tmp_path / "crashed.npz")
+    plain_teacher, plain_name = search_teacher()
+    teacher, name = search_teacher(crashed=tmp_path / "crashed.npz")
     assert plain_teacher.crashed_network is None and "+crashed:" not in plain_name
     assert name == f"{plain_name}+crashed:{evaluator_identity(switched)['crashed']}"
     assert teacher.crashed_network is not None

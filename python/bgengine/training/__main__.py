@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|relabel|fit``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
+from bgengine.training.pipeline import build_distill, build_races, build_relabel, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import (DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, POSITION_CLASSES, evaluator_kind,
@@ -50,11 +50,25 @@ def main(argv: list[str] | None = None) -> int:
                          help="the teacher's crashed-position network (default: the shipped one with the shipped weights)")
     distill.add_argument("--children", type=int, default=0,
                          help="add the positions after the K best 0-ply moves of a seeded roll of each position")
-    distill.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep = distill.add_mutually_exclusive_group()
+    keep.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep.add_argument("--races-only", action="store_true", help="keep race positions only (data for the race network)")
+    distill.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
+    relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
+    relabel.add_argument("--data", type=Path, required=True, help="a label directory")
+    relabel.add_argument("--out", type=Path, required=True)
+    relabel.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True, help="keep this network's classes")
+    relabel.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
+    relabel.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    relabel.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
+    relabel.add_argument("--worker", type=int, default=0, help="this process takes every WORKERS-th shard from WORKER on")
+    relabel.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -87,10 +101,16 @@ def main(argv: list[str] | None = None) -> int:
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
         log("done")
         return 0
+    if args.job == "relabel":
+        build_relabel(args.data, args.out, KINDS[args.kind].classes, args.plies, args.teacher, args.race_teacher,
+                      args.worker, args.workers, log=log)
+        log("done")
+        return 0
     if args.job == "distill":
         generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
         build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
-                      generation, args.children, args.contact_only, log=log, teacher_crashed=args.teacher_crashed)
+                      generation, args.children, args.contact_only, args.races_only, args.race_teacher, log=log,
+                      teacher_crashed=args.teacher_crashed)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:
