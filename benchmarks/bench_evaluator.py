@@ -11,11 +11,21 @@ to a later encoding, the same values with the new units computed and added; cut 
 side by side in CPU time: ``python benchmarks/bench_evaluator.py encodings --rounds 21 --seed 1``
 (``--encodings 1 2`` for a build without encoding 3).
 
+The engine's class dispatch (``bgcore._engine``), batched 0-ply and 1-ply on contact
+boards (crashed ones among them) through the engine's composite evaluator, without a crashed
+network and with one (the contact network again: the same values, the class test and the
+second slot paid), in CPU time: ``python benchmarks/bench_evaluator.py dispatch --rounds 15``
+(runs on builds without a crashed slot too, measuring the first only: alternate runs of two
+builds for a side-by-side comparison).
+
 The long strength measurement (cubeless money games against PubEval, alternating starts):
 ``python benchmarks/bench_evaluator.py strength --games 10000 --seed 1``; the same against
 another network: ``... strength --opponent path/to/weights.npz``; the engines value races
-by the shipped race network unless ``--race-approximation``. The race network against the
-race approximation, same engine otherwise: ``... race-duel --games 100000 --seed 5``.
+by the shipped race network unless ``--race-approximation``, crashed positions by the
+shipped crashed network (when the package has one) unless ``--no-crashed-network``, or by
+``--crashed-weights C.npz`` (the measured engine) / ``--opponent-crashed-weights C.npz``.
+The race network against the race approximation, same engine otherwise:
+``... race-duel --games 100000 --seed 5``.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgcore import _engine, _nn, _selfplay
+from bgcore import _engine, _nn, _nply, _selfplay
 from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
@@ -164,11 +174,49 @@ def points_against(player, opponent, games: int, seed: int) -> tuple[float, floa
     return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
 
 
-def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool = True) -> _selfplay.EnginePlayer:
+def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool = True,
+                  crashed_network: _nn.NeuralNet | None = None) -> _selfplay.EnginePlayer:
     """The engine as users get it: network, race tables and the shipped race network (or the
-    race approximation), ``plies`` lookahead."""
+    race approximation), ``crashed_network`` for crashed positions (None: the network),
+    ``plies`` lookahead."""
     race = shipped_race_network().c_network if race_network else None
-    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race), plies)
+    if crashed_network is None:  # (as builds without a crashed slot are called)
+        return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race), plies)
+    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network), plies)
+
+
+DISPATCH_POSITIONS = 40
+
+
+def dispatch_rates(rounds: int, seed: int) -> dict[str, dict[str, list[float]]]:
+    """Per configuration ("none": no crashed network; "same": the contact network in the
+    crashed slot too, on builds that have one) and measure ("0-ply": batched contact boards,
+    "1-ply": DISPATCH_POSITIONS contact positions), evaluations (positions) per CPU second
+    through the engine's composite evaluator, the configurations timed in turn each round."""
+    network = default_evaluator().network
+    race = shipped_race_network().c_network
+    kernels = {"none": _engine.EngineCEvaluator(network, bearoff.race_tables(), race)}
+    try:
+        kernels["same"] = _engine.EngineCEvaluator(network, bearoff.race_tables(), race, network)
+    except TypeError:  # a build without the crashed slot
+        pass
+    boards = contact_boards(CONTACT_BOARDS, seed)
+    searched = boards[:DISPATCH_POSITIONS]
+    expected = {plies: _nply.nply_evaluate(kernels["none"], work, plies) for plies, work in ((0, boards), (1, searched))}
+    for kernel in kernels.values():  # the same values, whatever the configuration
+        assert np.array_equal(_nply.nply_evaluate(kernel, boards, 0), expected[0])
+        assert np.array_equal(_nply.nply_evaluate(kernel, searched, 1), expected[1])
+    rates: dict[str, dict[str, list[float]]] = {name: {"0-ply": [], "1-ply": []} for name in kernels}
+    for _ in range(rounds):
+        for name, kernel in kernels.items():
+            started = time.process_time()
+            for _ in range(5):
+                _nply.nply_evaluate(kernel, boards, 0)
+            rates[name]["0-ply"].append(5 * len(boards) / (time.process_time() - started))
+            started = time.process_time()
+            _nply.nply_evaluate(kernel, searched, 1)
+            rates[name]["1-ply"].append(len(searched) / (time.process_time() - started))
+    return rates
 
 
 def test_strength_against_pubeval(benchmark):
@@ -266,7 +314,7 @@ def points_against_heuristic(games: int, seed: int, plies: int = 0) -> tuple[flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Long strength measurements of the shipped network.")
-    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel", "encodings"])
+    parser.add_argument("what", choices=["strength", "gnubg-agreement", "heuristic", "race-duel", "encodings", "dispatch"])
     parser.add_argument("--rounds", type=int, default=15, help="rounds of the encodings comparison")
     parser.add_argument("--encodings", type=int, nargs="+", default=[1, 2, 3], help="encodings compared")
     parser.add_argument("--games", type=int, default=10_000)
@@ -277,6 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
     parser.add_argument("--race-approximation", action="store_true",
                         help="the engines value races by the race approximation, not the race network")
+    parser.add_argument("--crashed-weights", help="the measured engine's crashed-position network (.npz)")
+    parser.add_argument("--opponent-crashed-weights", help="the --opponent engine's crashed-position network (.npz)")
+    parser.add_argument("--no-crashed-network", action="store_true",
+                        help="crashed positions by the contact network unless a --*crashed-weights is given"
+                             " (default: the shipped crashed network, when the package has one)")
     args = parser.parse_args(argv)
     if args.what == "gnubg-agreement":
         if GNUBG is None:
@@ -297,27 +350,47 @@ def main(argv: list[str] | None = None) -> int:
             ratios = np.array(rates[encoding]) / np.array(rates[first])
             print(f"encoding {encoding} / encoding {first}: {np.median(ratios):.3f} (median of the rounds' ratios)")
         return 0
+    if args.what == "dispatch":
+        rates = dispatch_rates(args.rounds, args.seed)
+        for name, measures in rates.items():
+            print(f"crashed slot {name}: " + ", ".join(
+                f"{measure} {np.median(values) / 1e3:.1f} k/CPU s" for measure, values in measures.items())
+                + f" (median of {args.rounds} rounds; {CONTACT_BOARDS} boards x 5, {DISPATCH_POSITIONS} positions)")
+        if "same" in rates:
+            for measure in ("0-ply", "1-ply"):
+                ratios = np.array(rates["same"][measure]) / np.array(rates["none"][measure])
+                print(f"{measure} with / without a crashed network: {np.median(ratios):.3f} (median of the rounds' ratios)")
+        print(json.dumps(rates))
+        return 0
     if args.what == "heuristic":
         ppg, se = points_against_heuristic(args.games, args.seed, args.plies)
         print(f"engine at {args.plies}-ply: {args.games} games vs HeuristicAgent (seed {args.seed}):"
               f" {ppg:+.4f} ± {se:.4f} points per game")
         return 0
     network = NetworkEvaluator.from_file(args.weights).network if args.weights else default_evaluator().network
+    from bgengine.evaluation.evaluator import crashed_network_of  # (dispatch runs on builds without it too)
+
+    shipped_crashed = None if args.no_crashed_network else default_evaluator().crashed_network
+    crashed = crashed_network_of(args.crashed_weights) if args.crashed_weights else shipped_crashed
+    opponent_crashed = crashed_network_of(args.opponent_crashed_weights) if args.opponent_crashed_weights else shipped_crashed
     if args.what == "race-duel":
-        ppg, se = points_against(engine_player(network, args.plies, True), engine_player(network, args.plies, False),
-                                 args.games, args.seed)
+        ppg, se = points_against(engine_player(network, args.plies, True, crashed),
+                                 engine_player(network, args.plies, False, crashed), args.games, args.seed)
         print(f"engine with the race network against the same engine with the race approximation, at"
               f" {args.plies}-ply: {args.games} games (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game")
         return 0
     race_network = not args.race_approximation
-    player = network if args.network_only else engine_player(network, args.plies, race_network)
-    opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network, race_network=race_network)
+    player = network if args.network_only else engine_player(network, args.plies, race_network, crashed)
+    opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network, race_network=race_network,
+                              crashed_network=opponent_crashed)
                 if args.opponent else pubeval_player())
     started = time.process_time()
     ppg, se = points_against(player, opponent, args.games, args.seed)
     elapsed = time.process_time() - started
     name = args.opponent or "PubEval"
     what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
+    if not args.network_only:
+        what += f" (crashed positions by {args.crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')})"
     print(f"{what}: {args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game"
           f" ({elapsed:.1f} s CPU)")
     return 0

@@ -4,6 +4,8 @@
     python benchmarks/judge.py cube --plies 2      # same verdict family, |ND diff| + |DT diff|
     python benchmarks/judge.py checker --plies 0 --class race --race-network W.npz   # races valued by a race network
     python benchmarks/judge.py checker --plies 0 --weights W.npz   # another evaluator network (all in C)
+    python benchmarks/judge.py checker --plies 0 --weights W.npz --crashed-weights C.npz   # a contact + crashed pair
+    python benchmarks/judge.py checker --plies 0 --no-crashed-network   # crashed positions by the contact network
     python benchmarks/judge.py checker --plies 0 --set large --out A.json   # the 2,000-decision set
     python benchmarks/judge.py checker --compare A.json B.json   # paired difference of two --out runs
 
@@ -33,12 +35,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from judge_compare import compare_runs, mean, print_comparison, standard_error  # noqa: E402
 from judge_data import CHECKER_SET, CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
 
+import numpy as np  # noqa: E402
+
+from bgcore import _engine  # noqa: E402
 from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
-from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
+from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator, evaluator_identity  # noqa: E402
 from bgengine.evaluation.contact_network import ContactNetwork  # noqa: E402
 from bgengine.evaluation.race_network import RaceNetwork  # noqa: E402
 
 Row = dict[str, Any]
+ENGINE_CLASSES = {_engine.CONTACT: "contact", _engine.CRASHED: "crashed", _engine.RACE: "race"}
+
+
+def engine_class(position: Position) -> str:
+    """The class the engine's dispatch gives a position: "contact", "crashed" or "race"."""
+    return ENGINE_CLASSES[int(_engine.position_classes(np.asarray(position, dtype=np.int8))[0])]
 
 
 def score_checker_decision(decision: Row, plies: int, evaluator: Any = None) -> Row:
@@ -48,7 +59,7 @@ def score_checker_decision(decision: Row, plies: int, evaluator: Any = None) -> 
     equities = {play["position_id"]: play["equity"] for play in decision["plays"]}
     given_up = 1000 * (max(equities.values()) - equities[ours.position.gnubg_id()])
     return {"position_id": decision["position_id"], "dice": decision["dice"], "class": decision["class"],
-            "ours": str(ours.move), "gnubg": decision["plays"][0]["move"], "given_up": given_up,
+            "engine_class": engine_class(position), "ours": str(ours.move), "gnubg": decision["plays"][0]["move"], "given_up": given_up,
             "best": given_up < 1e-6}
 
 
@@ -101,13 +112,16 @@ CUBE_MEASURES = {
 def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | None = None,
           only_class: str | None = None, contact_network: Path | None = None,
           weights: Path | None = None, race_approximation: bool = False,
-          judge_file: Path | None = None) -> tuple[dict[str, Any], list[Row]]:
+          judge_file: Path | None = None, crashed_weights: Path | None = None,
+          no_crashed_network: bool = False) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (``judge_file``, else the kind's committed set; the
     first ``limit``; checker decisions of ``only_class``); (summary, per-decision scores).
     ``race_network`` / ``contact_network``: weights of networks valuing races / contact
     positions (checker play only); ``weights``: the engine's network instead of the shipped
     one; ``race_approximation``: races by the race approximation instead of the shipped race
-    network."""
+    network; ``crashed_weights``: crashed positions by that network instead of the shipped
+    one (if any); ``no_crashed_network``: by the contact network. The summary names the
+    networks by digest (``networks``)."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
@@ -116,7 +130,10 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     started = time.perf_counter()
     evaluator = None
     engine = "bgengine"
-    if weights is not None or race_network is not None or contact_network is not None or race_approximation:
+    if crashed_weights is not None and no_crashed_network:
+        raise SystemExit("--crashed-weights and --no-crashed-network exclude each other")
+    if (weights is not None or race_network is not None or contact_network is not None or race_approximation
+            or crashed_weights is not None or no_crashed_network):
         if kind != "checker" and (race_network is not None or contact_network is not None):
             raise SystemExit("--race-network and --contact-network apply to checker play only")
         if race_approximation and race_network is not None:
@@ -124,19 +141,26 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
         base = default_evaluator().network if weights is None else NetworkEvaluator.from_file(weights).network
         races = (RaceNetwork.from_file(race_network) if race_network is not None
                  else None if race_approximation else default_evaluator().race_network)
+        crashed = (None if no_crashed_network
+                   else crashed_weights if crashed_weights is not None else default_evaluator().crashed_network)
         evaluator = NetworkEvaluator(
-            base, race_network=races,
+            base, race_network=races, crashed_network=crashed,
             contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
         engine = (f"bgengine with network {weights or 'shipped'}, races by "
                   f"{race_network or ('the race approximation' if race_approximation else 'the shipped race network')}"
+                  f", crashed positions by "
+                  f"{crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')}"
                   f", contact network {contact_network}")
-    chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class]
+    chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class
+              or (only_class == "crashed" and engine_class(Position.from_gnubg_id(d["position_id"])) == "crashed")]
     scores = [score(decision, plies, evaluator) for decision in chosen]
     seconds = time.perf_counter() - started
     summary: dict[str, Any] = {"set": (judge_file or path).name, "engine": engine, "judge": header["judge"],
+                               "networks": evaluator_identity(evaluator or default_evaluator()),
                                "plies": plies, "seconds": round(seconds, 1)}
     if kind == "checker":
         summary["by_class"] = summarise(scores, "class", measures)
+        summary["by_engine_class"] = summarise(scores, "engine_class", measures)
     else:
         summary["by_scenario"] = summarise(scores, "scenario", measures)
         summary["by_kind"] = summarise(scores, "kind", measures)
@@ -147,7 +171,7 @@ def print_summary(summary: dict[str, Any]) -> None:
     """The summary as small tables."""
     print(f"{summary['set']}: {summary['engine']} at {summary['plies']}-ply, judged by {summary['judge']} "
           f"({summary['seconds']} s)")
-    for key in ("by_class", "by_scenario", "by_kind"):
+    for key in ("by_class", "by_engine_class", "by_scenario", "by_kind"):
         if key not in summary:
             continue
         table = summary[key]
@@ -168,7 +192,14 @@ def main() -> None:
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
     parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
     parser.add_argument("--weights", type=Path, help="the engine's network from this weights file (.npz)")
-    parser.add_argument("--class", dest="only_class", choices=("contact", "race"), help="checker decisions of one class")
+    crashed = parser.add_mutually_exclusive_group()
+    crashed.add_argument("--crashed-weights", type=Path,
+                         help="value crashed positions with this crashed network's weights (.npz)")
+    crashed.add_argument("--no-crashed-network", action="store_true",
+                         help="value crashed positions with the contact network (as without a crashed network)")
+    parser.add_argument("--class", dest="only_class", choices=("contact", "race", "crashed"),
+                        help="checker decisions of one class (the set's contact or race; crashed: the contact"
+                             " decisions the engine's dispatch calls crashed)")
     parser.add_argument("--race-approximation", action="store_true",
                         help="value races by the race approximation instead of the shipped race network")
     which = parser.add_mutually_exclusive_group()
@@ -186,7 +217,8 @@ def main() -> None:
         raise SystemExit("--set applies to checker play only (there is one cube set)")
     judge_file = args.judge_file or (CHECKER_SETS[args.checker_set] if args.kind == "checker" else None)
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
-                            args.contact_network, args.weights, args.race_approximation, judge_file)
+                            args.contact_network, args.weights, args.race_approximation, judge_file,
+                            args.crashed_weights, args.no_crashed_network)
     print_summary(summary)
     if args.out:
         head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),

@@ -36,10 +36,11 @@ class Compared:
     group: str
     key: Callable[[Row], tuple[Any, ...]]
     unit: str
+    engine_group: str = ""  # a second grouping, by the engine's own class, in runs that record it
 
 
 COMPARED = {
-    "checker": Compared("given_up", "class", lambda s: (s["position_id"], *s["dice"]), "mEMG given up"),
+    "checker": Compared("given_up", "class", lambda s: (s["position_id"], *s["dice"]), "mEMG given up", "engine_class"),
     "cube": Compared("equity_gap", "scenario", lambda s: (s["xgid"],), "|ND diff| + |DT diff|"),
 }
 
@@ -84,6 +85,8 @@ def paired_differences(first: list[Row], second: list[Row], kind: str, tie: floa
     for score in second:
         pair = (by_key[compared.key(score)][compared.loss], score[compared.loss])
         groups[score[compared.group]].append(pair)
+        if compared.engine_group in score:
+            groups[f"engine: {score[compared.engine_group]}"].append(pair)
         groups["all"].append(pair)
     table = {}
     for name in sorted(groups, key=lambda g: (g == "all", g)):

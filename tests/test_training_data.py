@@ -7,10 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import bgengine
+
 from bgengine import Phase, Position, RolloutSettings
 from bgengine.training.classes import PositionClass, Tag, classify, has_contact, tags
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
-from bgengine.training.labels import LabelPlan, label_shard, position_seed
+from bgengine.training.labels import LabelPlan, label_shard, position_seed, weights_digest
 from bgengine.training.pipeline import build_training, build_truth
 from bgengine.training.positions import GenerationSettings, generate_chunk
 
@@ -228,6 +230,46 @@ def test_distill_chunks_are_the_same_from_one_worker_or_two_and_after_a_kill(tmp
                       log=kill_after_positions_of_chunk_1)
     build_distill(tmp_path / "resumed", 31, range(3), plies=1, generation=TINY_GENERATION)
     _same_shards(tmp_path / "one", tmp_path / "resumed")
+
+
+def test_races_only_distill_keeps_races_valued_with_the_race_teacher_at_the_leaves(tmp_path: Path):
+    from bgengine.evaluation.evaluator import NetworkEvaluator, WEIGHTS_RESOURCE, default_evaluator
+    from bgengine.evaluation.race_network import RACE_WEIGHTS_RESOURCE
+    from bgengine.training.pipeline import build_distill
+
+    races = GenerationSettings(games=3, scenario_weights=(0, 0, 0, 1, 1))
+    package = Path(bgengine.__file__).parent
+    race_weights = package / RACE_WEIGHTS_RESOURCE
+    build_distill(tmp_path / "races", 8, range(1), plies=1, generation=races, races_only=True, race_teacher=race_weights)
+    shard = load_shard(tmp_path / "races" / "labels" / "shard-00000.npz")
+    assert len(shard) > 0 and set(shard.classes.tolist()) == {PositionClass.RACE}
+    assert shard.meta["plan"]["teacher"].endswith(f" races {weights_digest(race_weights)}")
+    shipped = default_evaluator()  # the shipped network with the shipped race network
+    np.testing.assert_allclose(shard.probabilities, shipped.evaluate_plies(shard.boards, 1), atol=1e-6)
+    approximation = NetworkEvaluator.from_file(package / WEIGHTS_RESOURCE)  # races by the approximation
+    assert not np.allclose(shard.probabilities, approximation.evaluate_plies(shard.boards, 1), atol=1e-4)
+    with pytest.raises(ValueError):
+        build_distill(tmp_path / "both", 8, range(1), plies=1, generation=races, races_only=True, contact_only=True)
+
+
+def test_relabel_values_a_class_of_label_shards_again_under_the_same_indices(tmp_path: Path):
+    from bgengine.evaluation.evaluator import default_evaluator
+    from bgengine.training.pipeline import build_distill, build_relabel
+
+    mixed = GenerationSettings(games=3, scenario_weights=(3, 0, 0, 1, 0))
+    build_distill(tmp_path / "source", 9, range(2), plies=0, generation=mixed)
+    for worker in (1, 0):
+        build_relabel(tmp_path / "source" / "labels", tmp_path / "again", (PositionClass.RACE,), plies=1,
+                      worker=worker, workers=2)
+    for index in range(2):
+        source = load_shard(tmp_path / "source" / "labels" / f"shard-{index:05d}.npz")
+        again = load_shard(tmp_path / "again" / "labels" / f"shard-{index:05d}.npz")
+        races = source.classes == PositionClass.RACE
+        assert races.any() and not races.all()
+        np.testing.assert_array_equal(again.boards, source.boards[races])
+        assert again.meta["plan"]["plies"] == 1 and again.meta["chunk"] == index
+        np.testing.assert_allclose(again.probabilities, default_evaluator(False).evaluate_plies(again.boards, 1),
+                                       atol=1e-6)
 
 
 def test_candidate_children_are_new_non_exact_best_moves_of_a_seeded_roll():

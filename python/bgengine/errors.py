@@ -67,6 +67,10 @@ class NetworkEncodingError(BgEngineError, ValueError):
     """Network weights whose input encoding is not the one asked for, or does not fit their shape."""
 
 
+class NetworkClassError(BgEngineError, ValueError):
+    """Network weights made for another position class (a crashed network given as the contact one, or the reverse)."""
+
+
 class MoveIndexError(IllegalMoveError, IndexError):
     """An index into a ``MoveList`` that is not a whole number within the list's length."""
 

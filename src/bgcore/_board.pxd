@@ -17,5 +17,8 @@ cdef int check_boards(const checker_t* boards, Py_ssize_t n, object error=*,
 cdef void flip_board(const checker_t* board, checker_t* out) noexcept nogil
 cdef int mover_checkers_on_board(const checker_t* board) noexcept nogil
 cdef int opponent_checkers_on_board(const checker_t* board) noexcept nogil
+# Checkers of each side still in play: on its bar and its points 3..24 (those borne off or
+# on its own 1- and 2-points are out of play), the crashed-position test's count.
+cdef void checkers_in_play_of(const checker_t* board, int* mover, int* opponent) noexcept nogil
 cdef void pip_counts_of(const checker_t* board, int* mover, int* opponent) noexcept nogil
 cdef Phase phase_of(const checker_t* board) noexcept nogil

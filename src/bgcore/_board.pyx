@@ -71,6 +71,49 @@ cdef void flip_board(const checker_t* board, checker_t* out) noexcept nogil:
         out[i] = -board[NUM_SLOTS - 1 - i]
 
 
+cdef extern from *:
+    """
+    /* Checkers in play (the crashed-position test's count): the mover's on slots 3..25, the
+       opponent's on slots 0..22; by SSE2 byte sums where there is SSE2. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline int bg_byte_sum(__m128i x) {
+        const __m128i sums = _mm_sad_epu8(x, _mm_setzero_si128());
+        return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+    static inline void bg_checkers_in_play(const signed char* board, int* mover, int* opponent) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i low = _mm_loadu_si128((const __m128i*)board);           /* slots 0..15 */
+        const __m128i high = _mm_loadu_si128((const __m128i*)(board + 10));   /* slots 10..25 */
+        /* lanes kept: mover slots 3..15 (low) and 16..25 (high lanes 6..15); opponent
+           slots 0..15 (low) and 16..22 (high lanes 6..12) */
+        const __m128i mover_low = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0);
+        const __m128i mover_high = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
+        const __m128i opponent_high = _mm_set_epi8(0, 0, 0, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
+        const __m128i low_own = _mm_and_si128(low, _mm_cmpgt_epi8(low, zero));
+        const __m128i high_own = _mm_and_si128(high, _mm_cmpgt_epi8(high, zero));
+        const __m128i low_enemy = _mm_and_si128(_mm_sub_epi8(zero, low), _mm_cmplt_epi8(low, zero));
+        const __m128i high_enemy = _mm_and_si128(_mm_sub_epi8(zero, high), _mm_cmplt_epi8(high, zero));
+        *mover = bg_byte_sum(_mm_and_si128(low_own, mover_low)) + bg_byte_sum(_mm_and_si128(high_own, mover_high));
+        *opponent = bg_byte_sum(low_enemy) + bg_byte_sum(_mm_and_si128(high_enemy, opponent_high));
+    }
+    #else
+    static inline void bg_checkers_in_play(const signed char* board, int* mover, int* opponent) {
+        int m = 0, o = 0;
+        for (int i = 3; i < 26; ++i) m += board[i] > 0 ? board[i] : 0;
+        for (int i = 0; i < 23; ++i) o += board[i] < 0 ? -board[i] : 0;
+        *mover = m;
+        *opponent = o;
+    }
+    #endif
+    """
+    void bg_checkers_in_play(const checker_t* board, int* mover, int* opponent) noexcept nogil
+
+
+cdef void checkers_in_play_of(const checker_t* board, int* mover, int* opponent) noexcept nogil:
+    bg_checkers_in_play(board, mover, opponent)
+
+
 cdef void pip_counts_of(const checker_t* board, int* mover, int* opponent) noexcept nogil:
     cdef int i
     mover[0] = 0
@@ -161,6 +204,14 @@ def checkers_on_board(bytes board):
     """(checkers of the player on roll on the board or bar, the same for the opponent)."""
     cdef const checker_t* b = checked_board(board)
     return mover_checkers_on_board(b), opponent_checkers_on_board(b)
+
+
+def checkers_in_play(bytes board):
+    """(checkers of the player on roll on its bar and points 3..24, the same for the opponent)."""
+    cdef const checker_t* b = checked_board(board)
+    cdef int mover, opponent
+    checkers_in_play_of(b, &mover, &opponent)
+    return mover, opponent
 
 
 def phase(bytes board):

@@ -1,27 +1,62 @@
 # cython: language_level=3
 """The engine's evaluator for every kernel: one composite behind the C evaluator contract.
 
-``EngineCEvaluator(network, tables, race_network)``: finished games exact; positions
-without contact from ``race_network`` (a ``bgcore._race_net.RaceNet``: exact two-sided
-bear-off, else the race network) when given, else from ``tables`` (a
+``EngineCEvaluator(network, tables, race_network, crashed_network)``: finished games exact;
+positions without contact from ``race_network`` (a ``bgcore._race_net.RaceNet``: exact
+two-sided bear-off, else the race network) when given, else from ``tables`` (a
 ``bgcore._race.RaceTables``: exact two-sided bear-off, else the race approximation) when
-given; everything else from the network of the position's class.
+given; crashed positions (contact, and a side has at most ``CRASHED_IN_PLAY`` checkers on
+its bar and points 3..24) from ``crashed_network`` when given; everything else from
+``network``. ``position_classes(boards)``: the class codes (``CONTACT``, ``CRASHED``,
+``RACE``) of boards, the one definition.
 ``BearoffOracle(tables)``: the exact two-sided results, for rollouts that stop there.
 The network must not change while a kernel uses it (training updates weights in place).
 """
 
+import numpy as np
+
 from bgcore._types cimport checker_t, NUM_SLOTS, PHASE_CONTACT
-from bgcore._board cimport phase_of
+from bgcore._board cimport phase_of, checkers_in_play_of
 from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
 from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, COracle
 from bgcore._nn cimport NeuralNet, Network, evaluate_boards
+from bgcore._nn import checked_boards
 from bgcore._race cimport RaceTables, race_probabilities
 from bgcore._race_net cimport RaceNet, race_network_evaluate
 from bgcore._bearoff_tables cimport TwoSidedTable, two_sided_win_probability
 
 
+CONTACT, CRASHED, RACE = CLASS_CONTACT, CLASS_CRASHED, CLASS_RACE
+CHECKERS_IN_PLAY_WHEN_CRASHED = CRASHED_IN_PLAY
+
+
+cdef inline bint crashed(const checker_t* board) noexcept nogil:
+    """A side has at most CRASHED_IN_PLAY checkers in play (the board has contact)."""
+    cdef int mover, opponent
+    checkers_in_play_of(board, &mover, &opponent)
+    return mover <= CRASHED_IN_PLAY or opponent <= CRASHED_IN_PLAY
+
+
+cdef inline PositionClass class_of(const checker_t* board, bint crashed_class) noexcept nogil:
+    """The position's class; crashed boards count as contact unless ``crashed_class``."""
+    if phase_of(board) != PHASE_CONTACT:
+        return CLASS_RACE
+    return CLASS_CRASHED if crashed_class and crashed(board) else CLASS_CONTACT
+
+
 cdef PositionClass position_class(const checker_t* board) noexcept nogil:
-    return CLASS_CONTACT if phase_of(board) == PHASE_CONTACT else CLASS_RACE
+    return class_of(board, True)
+
+
+def position_classes(boards):
+    """The class codes (int8: CONTACT, CRASHED or RACE) of (n, 26) or (26,) boards."""
+    cdef const checker_t[:, ::1] view = checked_boards(boards)
+    codes = np.empty(view.shape[0], dtype=np.int8)
+    cdef signed char[::1] out = codes
+    cdef Py_ssize_t b
+    for b in range(view.shape[0]):
+        out[b] = <signed char>position_class(&view[b, 0])
+    return codes
 
 
 cdef int network_evaluate(void* context, const checker_t* boards, int n,
@@ -44,7 +79,7 @@ cdef int engine_evaluate(void* context, const checker_t* boards, int n,
         out = out5 + b * NUM_OUTPUTS
         if finished_probabilities(board, out):
             continue
-        kind = position_class(board)
+        kind = class_of(board, engine.crashed_by_class)
         if (kind == CLASS_RACE and not engine.races_by_class and engine.tables != NULL
                 and race_probabilities(engine.tables, board, out) == 0):
             continue
@@ -58,15 +93,18 @@ cdef int engine_evaluate(void* context, const checker_t* boards, int n,
 cdef class EngineCEvaluator(CEvaluator):
     """The engine's 0-ply for kernels: exact finished games, ``race_network`` (a RaceNet,
     or None) for positions without contact, else ``tables`` (a RaceTables, or None) for
-    them, ``network`` (a NeuralNet) for the rest."""
+    them, ``crashed_network`` (a NeuralNet, or None) for crashed positions, ``network`` (a
+    NeuralNet) for the rest (and the crashed ones when there is no crashed network)."""
 
-    def __init__(self, NeuralNet network, RaceTables tables=None, RaceNet race_network=None):
+    def __init__(self, NeuralNet network, RaceTables tables=None, RaceNet race_network=None,
+                 NeuralNet crashed_network=None):
         cdef int kind
         cdef int classes = NUM_POSITION_CLASSES
         self.network = network
         self.tables = tables
         self.race_network = race_network
-        self.owner = (network, tables, race_network)
+        self.crashed_network = crashed_network
+        self.owner = (network, tables, race_network, crashed_network)
         for kind in range(classes):
             self.engine.by_class[kind].evaluate = network_evaluate
             self.engine.by_class[kind].context = <void*>&network.net
@@ -75,7 +113,10 @@ cdef class EngineCEvaluator(CEvaluator):
         if race_network is not None:
             self.engine.by_class[<int>CLASS_RACE].evaluate = race_network_evaluate
             self.engine.by_class[<int>CLASS_RACE].context = <void*>&race_network.net
-        if tables is None and race_network is None:
+        self.engine.crashed_by_class = crashed_network is not None
+        if crashed_network is not None:
+            self.engine.by_class[<int>CLASS_CRASHED].context = <void*>&crashed_network.net
+        if tables is None and race_network is None and crashed_network is None:
             # nothing to dispatch: the network alone gives the same values in one batch
             self.c.evaluate = network_evaluate
             self.c.context = <void*>&network.net
@@ -84,7 +125,7 @@ cdef class EngineCEvaluator(CEvaluator):
             self.c.context = <void*>&self.engine
 
     def __reduce__(self):
-        return (EngineCEvaluator, (self.network, self.tables, self.race_network))
+        return (EngineCEvaluator, (self.network, self.tables, self.race_network, self.crashed_network))
 
 
 cdef int two_sided_exact(void* context, const checker_t* board, float* out5) noexcept nogil:

@@ -9,7 +9,6 @@ weights only fit the base network they were trained on: the encoding names it by
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,16 +18,13 @@ import numpy as np
 from bgcore import _nn
 
 from bgengine.evaluation.contact_features import ENCODING, ENCODING_VERSION, NUM_FEATURES, contact_features
-from bgengine.evaluation.network_weights import dense_inputs
+from bgengine.evaluation.network_weights import dense_inputs, network_digest
 from bgengine.evaluation.correction_network import OFFSET_FLOOR, corrected, load_network, logit, save_network, sigmoid
 
 
 def base_digest(base: _nn.NeuralNet) -> str:
     """A short digest of the base network's weights (which the inputs depend on)."""
-    digest = hashlib.sha256()
-    for array in base.arrays().values():
-        digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
-    return digest.hexdigest()[:16]
+    return network_digest(base)
 
 
 def contact_encoding(base: _nn.NeuralNet) -> dict[str, Any]:

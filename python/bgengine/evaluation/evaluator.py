@@ -4,8 +4,9 @@ Probabilities are the cumulative 5-vector (win, win_gammon, win_backgammon, lose
 lose_backgammon) from the player on roll, before the roll. An evaluator is anything with
 ``evaluate(position)`` and ``evaluate_batch(boards)``; the engine's own is
 ``NetworkEvaluator`` (finished games exact, two-sided bear-offs exact from the table, other
-races from the race network or the race tables, contact positions from the network trained
-by ``bgengine.training.td``). n-ply lookahead averages the
+races from the race network or the race tables, crashed positions from the crashed network
+when there is one, the other contact positions from the engine's network). n-ply lookahead
+averages the
 21 rolls, each with the best reply searched one ply less among the few best 0-ply
 candidates (``MoveFilter``).
 """
@@ -25,9 +26,9 @@ import numpy as np
 
 from bgcore import _engine, _evaluator, _nn, _nply, _single
 
-from bgengine.errors import InvalidPositionError, InvalidSettingsError
+from bgengine.errors import InvalidPositionError, InvalidSettingsError, NetworkClassError
 from bgengine.evaluation.contact_network import ContactNetwork
-from bgengine.evaluation.network_weights import load_network
+from bgengine.evaluation.network_weights import load_network, network_digest
 from bgengine.evaluation.race_network import RaceNetwork, shipped_race_network, with_contact
 from bgengine.move import Move, MoveList, Roll, legal_moves
 from bgengine.position import NUM_SLOTS, Position, checked_position
@@ -35,6 +36,8 @@ from bgengine.probabilities import GameProbabilities, equity, flipped
 
 MAX_PLIES = 3
 WEIGHTS_RESOURCE = "data/evaluator_weights.npz"
+#: The crashed-position network, shipped when there is one (loaded by ``default_evaluator``).
+CRASHED_WEIGHTS_RESOURCE = "data/crashed_weights.npz"
 
 
 @dataclass(frozen=True)
@@ -156,29 +159,43 @@ def _boards_array(boards: Any) -> np.ndarray:
         raise InvalidPositionError(str(error)) from None
 
 
+def crashed_network_of(crashed: _nn.NeuralNet | str | Path | None) -> _nn.NeuralNet | None:
+    """A crashed-position network given as a network, a weights file (which must say it is
+    for crashed positions, else NetworkClassError) or None (none)."""
+    if crashed is None or isinstance(crashed, _nn.NeuralNet):
+        return crashed
+    if isinstance(crashed, (str, Path)):
+        return load_network(crashed, position_class="crashed")
+    raise NetworkClassError(f"a crashed network is a NeuralNet, a weights path or None, got {type(crashed).__name__}")
+
+
 class NetworkEvaluator:
-    """The engine's static evaluator: exact finished games, race tables, network for contact.
+    """The engine's static evaluator: exact finished games, race tables, networks for contact.
 
     With ``race_network``, races outside the exact two-sided table are valued by that
     network (in C, ``RaceNetwork.c_network``) instead of the race approximation; with
-    ``contact_network``, positions with contact by that correction of ``network``. The
-    contact correction runs in Python (numpy), the search calling back into it, so it is
-    slower than the all-C paths.
+    ``crashed_network`` (a NeuralNet or the path of a crashed weights file), crashed
+    positions (``bgengine.training.classes``) by that network instead of ``network`` (in
+    C, the engine's class dispatch); with ``contact_network``, positions with contact by
+    that correction of ``network``. The contact correction runs in Python (numpy), the
+    search calling back into it, so it is slower than the all-C paths.
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
-                 race_network: RaceNetwork | None = None, contact_network: ContactNetwork | None = None) -> None:
+                 race_network: RaceNetwork | None = None, contact_network: ContactNetwork | None = None,
+                 crashed_network: _nn.NeuralNet | str | Path | None = None) -> None:
         self.network = network
         self.race_tables = race_tables
         self.race_network = race_network
         self.contact_network = contact_network
+        self.crashed_network = crashed_network_of(crashed_network)
         self._kernel: _engine.EngineCEvaluator | None = None
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> NetworkEvaluator:
         """Load weights from an ``.npz`` written by ``bgengine.training.td`` (or shipped data),
-        in the input encoding the file records."""
-        return cls(load_network(path), **options)
+        in the input encoding the file records; NetworkClassError for a crashed network's file."""
+        return cls(load_network(path, position_class="contact"), **options)
 
     @property
     def all_in_c(self) -> bool:
@@ -191,13 +208,14 @@ class NetworkEvaluator:
         race = None if self.race_network is None else self.race_network.c_network
         kernel = self._kernel
         if (kernel is None or kernel.network is not self.network or kernel.race_network is not race
+                or kernel.crashed_network is not self.crashed_network
                 or (kernel.tables is not None) != self.race_tables):
             tables = None
             if self.race_tables:
                 from bgengine.evaluation import bearoff
 
                 tables = bearoff.race_tables()
-            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables, race)
+            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network)
         return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
@@ -283,29 +301,56 @@ class FakeEvaluator(_RowByRowEvaluator):
 
 
 @functools.lru_cache(maxsize=8)  # one hit per call however it is spelt (the calls are hot)
-def default_evaluator(use_race_network: bool = True) -> NetworkEvaluator:
+def default_evaluator(use_race_network: bool = True, use_crashed_network: bool = True) -> NetworkEvaluator:
     """The engine's evaluator with the weights shipped in the package (loaded once).
 
     Races outside the exact two-sided table are valued by the shipped race network
     (``data/race_weights.npz``, in C); ``use_race_network=False``: by the race approximation.
-    Both share the one contact network.
+    Crashed positions by the shipped crashed network (``data/crashed_weights.npz``) when the
+    package has one and ``use_crashed_network``, else by the contact network like the rest.
     """
-    return _default_evaluator(bool(use_race_network))
+    return _default_evaluator(bool(use_race_network), bool(use_crashed_network))
 
 
-@functools.lru_cache(maxsize=2)
-def _default_evaluator(use_race_network: bool) -> NetworkEvaluator:
-    if use_race_network:
-        return NetworkEvaluator(_default_evaluator(False).network, race_network=shipped_race_network())
+@functools.lru_cache(maxsize=4)
+def _default_evaluator(use_race_network: bool, use_crashed_network: bool) -> NetworkEvaluator:
+    if use_race_network or use_crashed_network:
+        base = _default_evaluator(False, False)
+        return NetworkEvaluator(base.network, race_network=shipped_race_network() if use_race_network else None,
+                                crashed_network=shipped_crashed_network() if use_crashed_network else None)
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
         return NetworkEvaluator.from_file(path)
 
 
-def weights_record() -> dict[str, Any]:
-    """How the shipped weights were made: training settings, games, time, strength history."""
-    with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+@functools.lru_cache(maxsize=1)
+def shipped_crashed_network() -> _nn.NeuralNet | None:
+    """The crashed-position network shipped in the package, or None when there is none."""
+    resource = resources.files("bgengine").joinpath(CRASHED_WEIGHTS_RESOURCE)
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return load_network(path, position_class="crashed")
+
+
+def weights_record(position_class: str = "contact") -> dict[str, Any] | None:
+    """How the shipped weights of the ``position_class`` network ("contact" or "crashed") were
+    made: training settings, games, time, strength history; None when none is shipped."""
+    name = {"contact": WEIGHTS_RESOURCE, "crashed": CRASHED_WEIGHTS_RESOURCE}.get(position_class)
+    if name is None:
+        raise NetworkClassError(f"position class must be 'contact' or 'crashed', got {position_class!r}")
+    resource = resources.files("bgengine").joinpath(name)
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
         with np.load(path) as data:
             return json.loads(str(data["record"]))  # type: ignore[no-any-return]
+
+
+def evaluator_identity(evaluator: NetworkEvaluator) -> dict[str, str | None]:
+    """Short digests of the networks an evaluator uses (contact, crashed; None: no crashed
+    network), for whatever keys results by the networks that made them."""
+    return {"contact": network_digest(evaluator.network),
+            "crashed": None if evaluator.crashed_network is None else network_digest(evaluator.crashed_network)}
 
 
 def _checked_plies(plies: int) -> int:

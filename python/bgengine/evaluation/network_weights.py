@@ -5,7 +5,8 @@ Parameters follow ``correction_network`` (``output_weights`` is hidden x 5), the
 pass the supervised trainer fits; with no offsets it is the C network's forward pass (the
 C one takes the hidden sigmoid from a table, within 3e-6). The weights file is the shipped
 format (``output_weights`` 5 x hidden, float32, ``encoding``: the input encoding, 1 when
-absent as in files written before encoding 2, and a JSON ``record``), which
+absent as in files written before encoding 2, ``position_class``: the class of positions
+the engine gives the network, "contact" when absent, and a JSON ``record``), which
 ``load_network`` (and ``NetworkEvaluator.from_file``) reads.
 
 Each encoding starts with the previous one's inputs (encoding 2 with encoding 1's 211,
@@ -15,6 +16,7 @@ encoding with the same outputs: zero rows for the new inputs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -23,9 +25,12 @@ import numpy as np
 
 from bgcore import _nn
 
-from bgengine.errors import NetworkEncodingError
+from bgengine.errors import NetworkClassError, NetworkEncodingError
 
 ENCODINGS = (1, 2, 3)
+#: The position classes the engine has a network slot for (``bgcore._engine``'s dispatch):
+#: "contact" (every position with contact when there is no crashed network) and "crashed".
+NETWORK_CLASSES = ("contact", "crashed")
 
 
 def network_encoding(encoding: int = 1) -> dict[str, Any]:
@@ -60,17 +65,44 @@ def widened(network: _nn.NeuralNet, encoding: int) -> _nn.NeuralNet:
     return _nn.NeuralNet(rows, arrays["hidden_bias"], arrays["output_weights"], arrays["output_bias"], encoding)
 
 
-def network_arrays(network: _nn.NeuralNet) -> dict[str, np.ndarray]:
-    """The arrays a weights file (or a training checkpoint) holds of a network."""
-    return {**network.arrays(), "encoding": np.array(network.encoding)}
+def checked_network_class(position_class: Any) -> str:
+    """``position_class`` if the engine has a network slot for it, else NetworkClassError."""
+    if position_class not in NETWORK_CLASSES:
+        raise NetworkClassError(f"a network's position class must be one of {NETWORK_CLASSES}, got {position_class!r}")
+    return str(position_class)
 
 
-def load_network(path: str | Path, encoding: int | None = None) -> _nn.NeuralNet:
+def network_arrays(network: _nn.NeuralNet, position_class: str = "contact") -> dict[str, np.ndarray]:
+    """The arrays a weights file (or a training checkpoint) holds of a network for ``position_class``."""
+    return {**network.arrays(), "encoding": np.array(network.encoding),
+            "position_class": np.array(checked_network_class(position_class))}
+
+
+def weights_class(path: str | Path) -> str:
+    """The position class a weights file's network is for ("contact" when the file does not say)."""
+    with np.load(path) as data:
+        return _class_in(data, path)
+
+
+def _class_in(data: Any, path: str | Path) -> str:
+    if "position_class" not in data.files:
+        return "contact"
+    found = str(data["position_class"])
+    if found not in NETWORK_CLASSES:
+        raise NetworkClassError(f"{path}: unknown position class {found!r} (known: {NETWORK_CLASSES})")
+    return found
+
+
+def load_network(path: str | Path, encoding: int | None = None, position_class: str | None = None) -> _nn.NeuralNet:
     """The network of a weights file or checkpoint; NetworkEncodingError when ``encoding`` is
-    given and the file's is another, or the file's weights do not fit its encoding."""
+    given and the file's is another, or the file's weights do not fit its encoding;
+    NetworkClassError when ``position_class`` is given and the file's network is for another."""
     with np.load(path) as data:
         found = checked_encoding(int(data["encoding"])) if "encoding" in data.files else 1
+        found_class = _class_in(data, path)
         arrays = {name: data[name] for name in ("hidden_weights", "hidden_bias", "output_weights", "output_bias")}
+    if position_class is not None and checked_network_class(position_class) != found_class:
+        raise NetworkClassError(f"{path}: the network is for {found_class} positions, not {position_class} ones")
     if encoding is not None and checked_encoding(encoding) != found:
         raise NetworkEncodingError(f"{path}: the network takes input encoding {found}, not {encoding}")
     rows = arrays["hidden_weights"].shape[0] if arrays["hidden_weights"].ndim == 2 else None
@@ -78,6 +110,14 @@ def load_network(path: str | Path, encoding: int | None = None) -> _nn.NeuralNet
         raise NetworkEncodingError(
             f"{path}: input encoding {found} has {_nn.num_inputs(found)} inputs, the hidden weights {rows} rows")
     return _nn.NeuralNet(**arrays, encoding=found)
+
+
+def network_digest(network: _nn.NeuralNet) -> str:
+    """The first 16 hex digits of the SHA-256 of a network's float32 weights (its identity)."""
+    digest = hashlib.sha256()
+    for array in network.arrays().values():
+        digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def network_parameters(network: _nn.NeuralNet) -> dict[str, np.ndarray]:
@@ -97,8 +137,11 @@ def network_from_parameters(parameters: dict[str, np.ndarray]) -> _nn.NeuralNet:
                          np.ascontiguousarray(parameters["output_bias"], dtype=np.float32))
 
 
-def save_network_weights(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any]) -> None:
-    """Write trainer-oriented parameters as an evaluator weights file with its record."""
-    arrays: dict[str, Any] = {**network_arrays(network_from_parameters(parameters)),
+def save_network_weights(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any],
+                         position_class: str = "contact") -> None:
+    """Write trainer-oriented parameters as an evaluator weights file for ``position_class``
+    with its record (which names the class too)."""
+    record = {**record, "position_class": checked_network_class(position_class)}
+    arrays: dict[str, Any] = {**network_arrays(network_from_parameters(parameters), position_class),
                               "record": np.array(json.dumps(record, sort_keys=True))}
     np.savez_compressed(Path(path), **arrays)

@@ -420,7 +420,9 @@ def _kernel_evaluator(evaluator: Any) -> _evaluator.CEvaluator:
             return adapted
     network = getattr(evaluator, "network", None)
     if isinstance(network, _nn.NeuralNet):
-        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)))
+        crashed = getattr(evaluator, "crashed_network", None)
+        return network_kernel_evaluator(network, race_tables=bool(getattr(evaluator, "race_tables", True)),
+                                        crashed_network=crashed if isinstance(crashed, _nn.NeuralNet) else None)
     raise InvalidSettingsError(
         f"the rollout kernel runs without the GIL and needs a C-level evaluator"
         f" (bgcore._evaluator.CEvaluator, a NetworkEvaluator, or an object with c_evaluator());"
@@ -428,12 +430,14 @@ def _kernel_evaluator(evaluator: Any) -> _evaluator.CEvaluator:
     )
 
 
-def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True) -> _evaluator.CEvaluator:
+def network_kernel_evaluator(network: _nn.NeuralNet, *, race_tables: bool = True,
+                             crashed_network: _nn.NeuralNet | None = None) -> _evaluator.CEvaluator:
     """The network as the kernel's evaluator; race positions from the race tables when asked
-    (as ``bgengine.evaluation.evaluator.NetworkEvaluator`` does at 0-ply)."""
+    and crashed ones from ``crashed_network`` when given (as
+    ``bgengine.evaluation.evaluator.NetworkEvaluator`` does at 0-ply)."""
     from bgengine.evaluation.bearoff import race_tables as tables
 
-    return _engine.EngineCEvaluator(network, tables() if race_tables else None)
+    return _engine.EngineCEvaluator(network, tables() if race_tables else None, None, crashed_network)
 
 
 def default_kernel_evaluator() -> _evaluator.CEvaluator:

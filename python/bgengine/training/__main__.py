@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|relabel|fit``."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_distill, build_races, build_training, build_truth
+from bgengine.training.pipeline import build_distill, build_races, build_relabel, build_training, build_truth
 from bgengine.training.positions import GenerationSettings
 from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.training.corpus import SPLIT_EVERY
-from bgengine.training.fit_job import DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, evaluator_kind, fit_network
+from bgengine.training.fit_job import (DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, POSITION_CLASSES, evaluator_kind,
+                                      fit_network)
 from bgengine.training.supervised import LOSSES, FitSettings
 
 
@@ -46,13 +47,29 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--chunks", type=int, required=True)
     distill.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
     distill.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    distill.add_argument("--teacher-crashed", type=Path,
+                         help="the teacher's crashed-position network (default: the shipped one with the shipped weights)")
     distill.add_argument("--children", type=int, default=0,
                          help="add the positions after the K best 0-ply moves of a seeded roll of each position")
-    distill.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep = distill.add_mutually_exclusive_group()
+    keep.add_argument("--contact-only", action="store_true", help="drop race positions (the engine values them with tables)")
+    keep.add_argument("--races-only", action="store_true", help="keep race positions only (data for the race network)")
+    distill.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
+    relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
+    relabel.add_argument("--data", type=Path, required=True, help="a label directory")
+    relabel.add_argument("--out", type=Path, required=True)
+    relabel.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True, help="keep this network's classes")
+    relabel.add_argument("--plies", type=int, default=2, help="the teacher's search depth")
+    relabel.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
+    relabel.add_argument("--race-teacher", type=Path,
+                         help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
+    relabel.add_argument("--worker", type=int, default=0, help="this process takes every WORKERS-th shard from WORKER on")
+    relabel.add_argument("--workers", type=int, default=1)
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -63,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--encoding", type=int, choices=ENCODINGS, default=1,
                      help="input encoding of the network (--class evaluator; --init weights are widened to it)")
+    fit.add_argument("--position-class", choices=tuple(POSITION_CLASSES), default="all",
+                     help="--class evaluator: fit on the labelled positions of this class (all: contact and crashed;"
+                          " crashed writes crashed_weights.npz, a network for the engine's crashed slot)")
     fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
@@ -76,16 +96,22 @@ def main(argv: list[str] | None = None) -> int:
         settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
                                anchor=args.anchor)
-        if args.encoding != 1 and args.kind != "evaluator":
-            parser.error("--encoding applies to --class evaluator only")
-        kind = evaluator_kind(args.encoding) if args.kind == "evaluator" else KINDS[args.kind]
+        if args.kind != "evaluator" and (args.encoding != 1 or args.position_class != "all"):
+            parser.error("--encoding and --position-class apply to --class evaluator only")
+        kind = evaluator_kind(args.encoding, args.position_class) if args.kind == "evaluator" else KINDS[args.kind]
         fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
+        log("done")
+        return 0
+    if args.job == "relabel":
+        build_relabel(args.data, args.out, KINDS[args.kind].classes, args.plies, args.teacher, args.race_teacher,
+                      args.worker, args.workers, log=log)
         log("done")
         return 0
     if args.job == "distill":
         generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
         build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
-                      generation, args.children, args.contact_only, log=log)
+                      generation, args.children, args.contact_only, args.races_only, args.race_teacher, log=log,
+                      teacher_crashed=args.teacher_crashed)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

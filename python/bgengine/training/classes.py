@@ -13,6 +13,10 @@ Definitions (a "side" is either player; each numbers its own points 1..24):
   points 3..24 count).
 * contact: every other position with contact.
 
+Contact, crashed and race are the engine's own classes, decided in C
+(``bgcore._engine.position_classes``, which the engine's dispatch uses to pick a network):
+``classify`` calls it, so the pipeline and the engine cannot disagree.
+
 Tags (bit flags, any class):
 
 * BACK_GAME: contact, and a side holds two or more points (2+ checkers each) in the other's
@@ -32,7 +36,9 @@ import enum
 
 import numpy as np
 
-CRASHED_IN_PLAY = 6
+from bgcore import _engine
+
+CRASHED_IN_PLAY = _engine.CHECKERS_IN_PLAY_WHEN_CRASHED
 EXACT_MAX_CHECKERS = 6
 BACK_GAME_DEFICIT = 30
 LONG_RACE_PIPS = 65
@@ -41,11 +47,12 @@ _POINT_PIPS = np.arange(26)
 
 
 class PositionClass(enum.IntEnum):
-    """Which evaluator a position belongs to (the stored int8 code)."""
+    """Which evaluator a position belongs to (the stored int8 code; the first three are
+    ``bgcore._engine``'s codes)."""
 
-    CONTACT = 0
-    CRASHED = 1
-    RACE = 2
+    CONTACT = _engine.CONTACT
+    CRASHED = _engine.CRASHED
+    RACE = _engine.RACE
     EXACT = 3
 
 
@@ -95,12 +102,10 @@ def _is_exact(mover: np.ndarray, opponent: np.ndarray) -> bool:
 
 def classify(board: np.ndarray) -> PositionClass:
     """The class of one board (see the module docstring)."""
-    mover, opponent = side_counts(board)
-    if not has_contact(board):
-        return PositionClass.EXACT if _is_exact(mover, opponent) else PositionClass.RACE
-    if min(int(counts[3:].sum()) for counts in (mover, opponent)) <= CRASHED_IN_PLAY:
-        return PositionClass.CRASHED
-    return PositionClass.CONTACT
+    found = PositionClass(int(_engine.position_classes(board)[0]))
+    if found == PositionClass.RACE and _is_exact(*side_counts(board)):
+        return PositionClass.EXACT
+    return found
 
 
 def tags(board: np.ndarray, probabilities: np.ndarray | None = None) -> Tag:

@@ -38,10 +38,12 @@ def shard_index(path: Path) -> int:
 
 @dataclass
 class Split:
-    """Boards (n, 26) int8, targets (n, 5) and where each came from, for one role."""
+    """Boards (n, 26) int8, targets (n, 5), their stored classes (n,) int8
+    (``classes.PositionClass``) and where they came from, for one role."""
 
     boards: np.ndarray
     targets: np.ndarray
+    classes: np.ndarray
     sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz (seed s)" per shard used
 
     def __len__(self) -> int:
@@ -52,7 +54,7 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
            every: int = SPLIT_EVERY) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role."""
     claimed = set(exclude or ())
-    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
+    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
     for directory in directories:
         for path in shard_paths(directory):
             shard = load_shard(path)
@@ -61,11 +63,12 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
             assert shard.probabilities is not None
             mask = np.isin(shard.classes, classes)
             name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
-            pieces[shard_role(shard_index(path), every)].append((name, shard.boards[mask], shard.probabilities[mask]))
+            pieces[shard_role(shard_index(path), every)].append(
+                (name, shard.boards[mask], shard.probabilities[mask], shard.classes[mask]))
     splits = {}
     for role in ROLES:
-        boards, targets, sources = [], [], []
-        for name, shard_boards, shard_targets in pieces[role]:
+        boards, targets, kinds, sources = [], [], [], []
+        for name, shard_boards, shard_targets, shard_classes in pieces[role]:
             keep = []
             for i, board in enumerate(shard_boards):
                 key = board.tobytes()
@@ -74,9 +77,11 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
                     keep.append(i)
             boards.append(shard_boards[keep])
             targets.append(shard_targets[keep])
+            kinds.append(shard_classes[keep])
             sources.append(name)
         splits[role] = Split(np.concatenate(boards) if boards else np.zeros((0, 26), np.int8),
-                             np.concatenate(targets) if targets else np.zeros((0, 5)), sources)
+                             np.concatenate(targets) if targets else np.zeros((0, 5)),
+                             np.concatenate(kinds) if kinds else np.zeros(0, np.int8), sources)
     return splits
 
 

@@ -13,14 +13,21 @@ Kinds: ``race`` (race positions; corrects the race approximation, inputs ``race_
 ``contact_features`` and that network's hidden activations) and ``evaluator`` (the engine's
 own network itself, on contact and crashed positions, the ones the engine values with it
 (races go to the race tables), its inputs (``--encoding``: 1, the 211 inputs, 2, those
-and the contact units, or 3, those and the structure units), no base estimate: with ``--init`` it fine-tunes given weights
-(widened to the encoding with zero weights for the inputs they lack), e.g. towards the
-engine's n-ply labels of the ``distill`` job; its weights file is the shipped format).
+and the contact units, or 3, those and the structure units), no base estimate: with
+``--init`` it fine-tunes given weights (widened to the encoding with zero weights for the
+inputs they lack), e.g. towards the engine's n-ply labels of the ``distill`` job; its
+weights file is the shipped format).
+``--position-class`` (evaluator only) keeps the labelled positions of one class:
+``all`` (contact and crashed, the default), ``contact`` (both write ``evaluator_weights.npz``,
+a network for the engine's contact slot) or ``crashed`` (``crashed_weights.npz``, for the
+crashed slot). The record holds the held-out errors of the whole test split and of each
+class in it.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import subprocess
 import sys
@@ -68,6 +75,12 @@ class NetworkKind:
     baseline_name: str
     default_data: tuple[Path, ...] = tuple(DEFAULT_DATA)
     network_encoding: int = 1  # the input encoding of the engine's network (kind ``evaluator``)
+    weights_name: str = ""  # the weights file's stem (default: "<name>_weights")
+
+    @property
+    def file_stem(self) -> str:
+        """The weights and record files' name without suffix."""
+        return self.weights_name or f"{self.name}_weights"
 
 
 def _race_inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -79,13 +92,26 @@ def _base_network() -> Any:
     return default_evaluator().network
 
 
-def evaluator_kind(encoding: int = 1) -> NetworkKind:
-    """The engine's own network of input ``encoding`` (1, 2 or 3), on the distilled labels."""
+#: ``--position-class`` of the evaluator fit: the classes of the positions kept, and the
+#: engine's network slot (``network_weights.NETWORK_CLASSES``) the weights are for.
+POSITION_CLASSES: dict[str, tuple[tuple[int, ...], str]] = {
+    "all": ((PositionClass.CONTACT, PositionClass.CRASHED), "contact"),
+    "contact": ((PositionClass.CONTACT,), "contact"),
+    "crashed": ((PositionClass.CRASHED,), "crashed"),
+}
+
+
+def evaluator_kind(encoding: int = 1, position_class: str = "all") -> NetworkKind:
+    """The engine's own network of input ``encoding`` (1, 2 or 3), on the distilled labels of
+    ``position_class`` (a key of POSITION_CLASSES); compared with the shipped engine at
+    0-ply (its contact network, and its crashed one when the package ships one)."""
+    classes, slot = POSITION_CLASSES[position_class]
     return NetworkKind(
-        "evaluator", (PositionClass.CONTACT, PositionClass.CRASHED),
-        lambda boards: (dense_inputs(boards, encoding), None), save_network_weights,
+        "evaluator", classes,
+        lambda boards: (dense_inputs(boards, encoding), None), functools.partial(save_network_weights, position_class=slot),
         lambda: network_encoding(encoding),
-        lambda boards: _base_network().evaluate(boards), "shipped_network_0ply", tuple(DISTILL_DATA), encoding)
+        lambda boards: default_evaluator().evaluate_batch(boards), "shipped_network_0ply", tuple(DISTILL_DATA), encoding,
+        "crashed_weights" if slot == "crashed" else "")
 
 
 KINDS = {
@@ -107,13 +133,19 @@ def examples(kind: NetworkKind, split: Split) -> Examples:
     return Examples(inputs, split.targets, offsets)
 
 
-def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> dict[str, Any]:
-    """Mean absolute errors of the network and of the estimate it corrects on the test split."""
+def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Mean absolute errors of the network and of the estimate it corrects on the test
+    split: over all of it, and by class ({"crashed": {...}, ...}, the classes present)."""
     inputs, offsets = kind.inputs(test.boards)
-    return {
-        "network": mean_absolute_errors(corrected(parameters, inputs, offsets), test.targets),
-        kind.baseline_name: mean_absolute_errors(kind.baseline(test.boards), test.targets),
-    }
+    estimates = {"network": corrected(parameters, inputs, offsets), kind.baseline_name: kind.baseline(test.boards)}
+    overall = {name: mean_absolute_errors(values, test.targets) for name, values in estimates.items()}
+    by_class = {}
+    for code in kind.classes:
+        rows = test.classes == code
+        if rows.any():
+            by_class[PositionClass(code).name.lower()] = {
+                name: mean_absolute_errors(values[rows], test.targets[rows]) for name, values in estimates.items()}
+    return overall, by_class
 
 
 def _weights_parameters(path: Path, encoding: int) -> Parameters:
@@ -137,15 +169,18 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     splits = gather(directories, kind.classes, truth_boards(truth), split_every)
-    log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST)))
+    log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST))
+        + " (" + ", ".join(PositionClass(code).name.lower() for code in kind.classes) + ")")
     started = time.process_time()
     state = fit(examples(kind, splits[TRAIN]), examples(kind, splits[VALIDATION]), settings,
                 checkpoint=out / "checkpoint.npz", log=log, start=None if init is None else _weights_parameters(init, kind.network_encoding))
+    held_out, held_out_by_class = held_out_report(kind, state.best, splits[TEST]) if len(splits[TEST]) else (None, {})
     record: dict[str, Any] = {
         "command": " ".join(["python -m bgengine.training", *sys.argv[1:]]),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": _commit(),
         "kind": kind.name,
+        "position_classes": [PositionClass(code).name.lower() for code in kind.classes],
         "encoding": kind.encoding(),
         "settings": asdict(settings),
         "initial_weights": None if init is None else {"path": str(init), "sha256_16": weights_digest(init)},
@@ -157,11 +192,14 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,
         "history": [[round(a, 6), round(b, 6)] for a, b in state.history],
         "cpu_seconds_this_call": round(time.process_time() - started, 1),
-        "held_out": held_out_report(kind, state.best, splits[TEST]) if len(splits[TEST]) else None,
+        "held_out": held_out,
+        "held_out_by_class": held_out_by_class,
     }
-    kind.save(out / f"{kind.name}_weights.npz", state.best, record)
-    (out / f"{kind.name}_weights.md").write_text(record_markdown(record))
+    kind.save(out / f"{kind.file_stem}.npz", state.best, record)
+    (out / f"{kind.file_stem}.md").write_text(record_markdown(record))
     log(f"held out: {json.dumps(record['held_out'])}")
+    for name, errors in held_out_by_class.items():
+        log(f"held out, {name}: {json.dumps(errors)}")
     return record
 
 
@@ -178,7 +216,8 @@ def record_markdown(record: dict[str, Any]) -> str:
         f"Loss: {record['loss']}. Adam, settings: `{json.dumps(record['settings'])}`.",
         f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
         f" (best validation loss {record['best_validation_loss']:.6f}).",
-        f"Split {record['split']}; truth-set boards ({record['truth_set_excluded']}) dropped.",
+        f"Positions of the classes {', '.join(record['position_classes'])}; split {record['split']};"
+        f" truth-set boards ({record['truth_set_excluded']}) dropped.",
         "",
         "| split | positions | shards |",
         "| --- | --- | --- |",
@@ -187,10 +226,12 @@ def record_markdown(record: dict[str, Any]) -> str:
         lines.append(f"| {role} | {data['positions']} | {len(data['shards'])} |")
     if record["held_out"]:
         lines += ["", "Held-out test shards, mean absolute error against their labels:", "",
-                  "| estimator | n | equity | win | win gammon | lose gammon |", "| --- | --- | --- | --- | --- | --- |"]
-        for name, errors in record["held_out"].items():
-            lines.append(f"| {name} | {errors['n']} | {errors['equity']:.4f} | {errors['win']:.4f} |"
-                         f" {errors['win_gammon']:.4f} | {errors['lose_gammon']:.4f} |")
+                  "| positions | estimator | n | equity | win | win gammon | lose gammon |",
+                  "| --- | --- | --- | --- | --- | --- | --- |"]
+        for positions, report in [("all", record["held_out"]), *record["held_out_by_class"].items()]:
+            for name, errors in report.items():
+                lines.append(f"| {positions} | {name} | {errors['n']} | {errors['equity']:.4f} | {errors['win']:.4f} |"
+                             f" {errors['win_gammon']:.4f} | {errors['lose_gammon']:.4f} |")
     lines += ["", "Shards by split:", ""]
     for role, data in record["data"].items():
         lines.append(f"* {role}: " + ", ".join(data["shards"]))

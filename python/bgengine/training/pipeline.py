@@ -11,16 +11,19 @@ from __future__ import annotations
 import concurrent.futures as cf
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator
+from bgengine.evaluation.evaluator import WEIGHTS_RESOURCE, NetworkEvaluator, crashed_network_of, shipped_crashed_network
+from bgengine.evaluation.network_weights import load_network, network_digest
+from bgengine.evaluation.race_network import RaceNetwork
 
 from bgengine.training.classes import PositionClass, Tag
-from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
+from bgengine.training.corpus import shard_index
+from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
 from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
 from bgengine.training.positions import GenerationSettings, generate_chunk, with_candidate_children
 from bgengine.training.scenarios import RACE_SCENARIOS
@@ -117,25 +120,73 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
                   generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
-                  log: Log = _quiet) -> None:
+                  races_only: bool = False, race_teacher: Path | None = None, log: Log = _quiet,
+                  teacher_crashed: Path | None = None) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
     starts), with the ``children`` best 0-ply moves of a seeded roll of each
     (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
-    ``contact_only`` (the engine values them with its race tables), each valued by the
-    teacher's ``plies``-ply search (default teacher: the shipped weights)."""
+    ``contact_only`` (the engine values them with its race tables), everything but races
+    dropped when ``races_only`` (data for the race network), each valued by the teacher's
+    ``plies``-ply search (``search_teacher``). Each labels shard's meta names the teacher's
+    networks."""
+    if contact_only and races_only:
+        raise ValueError("contact_only and races_only exclude each other")
 
     def make(chunk: int) -> Shard:
         sampled = generate_chunk(seed, chunk, generation, set())
         made = with_candidate_children(sampled, seed, chunk, children) if children else sampled
-        return made if not contact_only else only_rows(made, made.classes != PositionClass.RACE)
+        if contact_only:
+            return only_rows(made, made.classes != PositionClass.RACE)
+        return only_rows(made, made.classes == PositionClass.RACE) if races_only else made
 
-    if teacher_weights is None:
-        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
-            teacher, name = NetworkEvaluator.from_file(path), weights_digest(path)
-    else:
-        teacher, name = NetworkEvaluator.from_file(teacher_weights), weights_digest(teacher_weights)
+    teacher, name = search_teacher(teacher_weights, race_teacher, teacher_crashed)
     build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
+
+
+def search_teacher(weights: Path | None = None, race_teacher: Path | None = None,
+                   crashed: Path | None = None) -> tuple[NetworkEvaluator, str]:
+    """The n-ply teacher and its name for the shards' meta: the contact weights file's digest
+    (default: the shipped file); then " races " and the race network's digest when races at
+    its leaves are valued by ``race_teacher`` (else by the race approximation); then
+    "+crashed:" and the crashed network's digest when it has one (``crashed``, else the
+    shipped one when ``weights`` is the shipped file)."""
+    races = None if race_teacher is None else RaceNetwork.from_file(race_teacher)
+    if weights is None:
+        with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
+            network, name = load_network(path, position_class="contact"), weights_digest(path)
+        crashed_network = shipped_crashed_network() if crashed is None else crashed_network_of(crashed)
+    else:
+        network, name = load_network(weights, position_class="contact"), weights_digest(weights)
+        crashed_network = crashed_network_of(crashed)
+    teacher = NetworkEvaluator(network, race_network=races, crashed_network=crashed_network)
+    if race_teacher is not None:
+        name += f" races {weights_digest(race_teacher)}"
+    if teacher.crashed_network is not None:
+        name += f"+crashed:{network_digest(teacher.crashed_network)}"
+    return teacher, name
+
+
+def build_relabel(source: Path, root: Path, classes: tuple[int, ...], plies: int = 2,
+                  teacher_weights: Path | None = None, race_teacher: Path | None = None, worker: int = 0,
+                  workers: int = 1, log: Log = _quiet) -> None:
+    """The positions of ``classes`` in every label shard of ``source`` valued again by the
+    teacher's ``plies``-ply search (``search_teacher``), into ``root/labels`` under the same
+    shard index (so ``corpus`` gives them the same role): the same positions under
+    another kind of label. Finished shards are skipped; this process takes the shards
+    ``worker``, ``worker + workers``, ... of the sorted list."""
+    teacher, name = search_teacher(teacher_weights, race_teacher)
+    for path in shard_paths(Path(source))[worker::workers]:
+        target = Path(root) / "labels" / path.name
+        if target.exists():
+            continue
+        started = time.perf_counter()
+        shard = load_shard(path)
+        kept = only_rows(shard, np.isin(shard.classes, classes))
+        labelled = search_label_shard(replace(kept, meta={**kept.meta, "chunk": shard_index(path),
+                                                          "relabelled_from": str(path)}), teacher, plies, name)
+        save_shard(target, labelled)
+        log(f"relabel {path}: {describe(labelled)} in {time.perf_counter() - started:.1f} s")
 
 
 def only_rows(shard: Shard, keep: np.ndarray) -> Shard:
