@@ -231,10 +231,13 @@ def test_the_contact_network_in_the_crashed_slot_gives_the_same_values_bit_for_b
             == rollout(position, settings=settings, evaluator=plain).probabilities)
 
 
-def test_without_crashed_weights_the_default_evaluator_has_no_crashed_network():
+def test_the_default_evaluator_loads_the_shipped_crashed_network_unless_told_not_to():
     shipped = default_evaluator()
-    assert shipped.crashed_network is None and shipped.c_evaluator().crashed_network is None
-    assert default_evaluator(use_crashed_network=False).network is shipped.network
+    assert shipped.crashed_network is not None
+    assert shipped.c_evaluator().crashed_network is shipped.crashed_network
+    plain = default_evaluator(use_crashed_network=False)
+    assert plain.crashed_network is None and plain.c_evaluator().crashed_network is None
+    assert plain.network is shipped.network
 
 
 def test_the_kernel_follows_a_changed_crashed_network(networks):
@@ -298,16 +301,20 @@ def test_the_evaluators_identity_and_the_distillation_teachers_name_include_the_
     from bgengine.training.pipeline import search_teacher
 
     shipped = default_evaluator()
+    contact_only = default_evaluator(use_crashed_network=False)
     crashed = _nn.NeuralNet.random(8, seed=3)
     switched = NetworkEvaluator(shipped.network, crashed_network=crashed)
-    assert evaluator_identity(shipped)["crashed"] is None
+    assert evaluator_identity(contact_only)["crashed"] is None
+    assert evaluator_identity(shipped)["crashed"] not in (None, evaluator_identity(switched)["crashed"])
     assert evaluator_identity(switched)["contact"] == evaluator_identity(shipped)["contact"]
     assert evaluator_identity(switched)["crashed"] is not None
     write_weights(tmp_path / "crashed.npz", crashed, "crashed")
-    plain_teacher, plain_name = search_teacher()
+    default_teacher, default_name = search_teacher()
     teacher, name = search_teacher(crashed=tmp_path / "crashed.npz")
-    assert plain_teacher.crashed_network is None and "+crashed:" not in plain_name
-    assert name == f"{plain_name}+crashed:{evaluator_identity(switched)['crashed']}"
+    contact_name = default_name.split("+crashed:")[0]
+    assert default_teacher.crashed_network is not None
+    assert default_name == f"{contact_name}+crashed:{evaluator_identity(shipped)['crashed']}"
+    assert name == f"{contact_name}+crashed:{evaluator_identity(switched)['crashed']}"
     assert teacher.crashed_network is not None
 
 

@@ -151,7 +151,7 @@ def test_pickles_with_its_tables(boards, network):
 
 def test_the_engine_takes_races_from_it_and_the_rest_as_before(boards, network):
     plain = default_evaluator(use_race_network=False)
-    with_net = NetworkEvaluator(plain.network, race_network=network)
+    with_net = NetworkEvaluator(plain.network, race_network=network, crashed_network=plain.crashed_network)
     assert with_net.all_in_c
     kernel = with_net.c_evaluator()
     assert kernel.race_network is network.c_network and kernel is with_net.c_evaluator()
@@ -167,7 +167,7 @@ def test_the_engine_takes_races_from_it_and_the_rest_as_before(boards, network):
 
 def test_search_single_position_paths_and_rollouts_use_it(network):
     plain = default_evaluator(use_race_network=False)
-    with_net = NetworkEvaluator(plain.network, race_network=network)
+    with_net = NetworkEvaluator(plain.network, race_network=network, crashed_network=plain.crashed_network)
     position = Position.from_points({6: 4, 5: 3, 4: 3, 3: 2, 8: 3}, {6: 3, 5: 3, 4: 2, 10: 4, 12: 3})
     board = np.asarray(position)[None, :]
     for plies in (0, 1, 2):

@@ -147,10 +147,10 @@ def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_
 def search_teacher(weights: Path | None = None, race_teacher: Path | None = None,
                    crashed: Path | None = None) -> tuple[NetworkEvaluator, str]:
     """The n-ply teacher and its name for the shards' meta: the contact weights file's digest
-    (default: the shipped file); then " races " and the race network's digest when races at
-    its leaves are valued by ``race_teacher`` (else by the race approximation); then
-    "+crashed:" and the crashed network's digest when it has one (``crashed``, else the
-    shipped one when ``weights`` is the shipped file)."""
+    (default: the shipped file); then "+crashed:" and the crashed network's digest when it
+    has one (``crashed``, else the shipped one when ``weights`` is the shipped file); then
+    " races " and the race network's digest when races at its leaves are valued by
+    ``race_teacher`` (else by the race approximation)."""
     races = None if race_teacher is None else RaceNetwork.from_file(race_teacher)
     if weights is None:
         with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
@@ -160,10 +160,10 @@ def search_teacher(weights: Path | None = None, race_teacher: Path | None = None
         network, name = load_network(weights, position_class="contact"), weights_digest(weights)
         crashed_network = crashed_network_of(crashed)
     teacher = NetworkEvaluator(network, race_network=races, crashed_network=crashed_network)
-    if race_teacher is not None:
-        name += f" races {weights_digest(race_teacher)}"
     if teacher.crashed_network is not None:
         name += f"+crashed:{network_digest(teacher.crashed_network)}"
+    if race_teacher is not None:
+        name += f" races {weights_digest(race_teacher)}"
     return teacher, name
 
 
