@@ -1,4 +1,4 @@
-"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|distill|relabel|fit``."""
+"""Command line of the training jobs: ``python -m bgengine.training train|truth|races|hard|distill|relabel|fit``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bgengine.training.pipeline import build_distill, build_races, build_relabel, build_training, build_truth
+from bgengine.training.pipeline import HARD_GENERATION, build_distill, build_hard, build_races, build_relabel, build_training, build_truth
+from bgengine.training.labels import HARD_PLAN
 from bgengine.training.positions import GenerationSettings
 from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.training.corpus import SPLIT_EVERY
@@ -41,6 +42,19 @@ def main(argv: list[str] | None = None) -> int:
     races.add_argument("--chunks", type=int, required=True)
     races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     races.add_argument("--workers", type=int, default=1)
+    hard = jobs.add_parser("hard", help="back, holding and closed-out games rolled out to the end (independent chunks)")
+    hard.add_argument("--out", type=Path, required=True)
+    hard.add_argument("--seed", type=int, required=True)
+    hard.add_argument("--chunks", type=int, required=True)
+    hard.add_argument("--games", type=int, default=HARD_GENERATION.games, help="games per chunk")
+    hard.add_argument("--sample-rate", type=float, default=HARD_GENERATION.sample_rate,
+                      help="chance that each position of a game is kept")
+    hard.add_argument("--trials", type=int, default=HARD_PLAN.contact.trials,
+                      help="full-game trials (variance reduction) per contact or crashed position")
+    hard.add_argument("--scenario-weights", type=float, nargs=3, default=list(HARD_GENERATION.scenario_weights),
+                      help="relative frequency of each start (back game, closed out, holding game)")
+    hard.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
+    hard.add_argument("--workers", type=int, default=1)
     distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")
     distill.add_argument("--out", type=Path, required=True)
     distill.add_argument("--seed", type=int, required=True)
@@ -118,6 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.job == "train":
             generation = replace(GenerationSettings(), games=args.games)
             build_training(args.out, args.seed, args.chunks, generation, executor=executor, log=log)
+        elif args.job == "hard":
+            generation = replace(HARD_GENERATION, games=args.games, sample_rate=args.sample_rate,
+                                 scenario_weights=tuple(args.scenario_weights))
+            plan = replace(HARD_PLAN, contact=replace(HARD_PLAN.contact, trials=args.trials))
+            build_hard(args.out, args.seed, range(args.worker, args.chunks, args.workers), generation, plan,
+                       executor=executor, log=log)
         elif args.job == "races":
             build_races(args.out, args.seed, range(args.worker, args.chunks, args.workers), executor=executor, log=log)
         else:

@@ -88,7 +88,8 @@ def has_contact(board: np.ndarray) -> bool:
     return bool(mover_slots.max() > opponent_slots.min())
 
 
-def _pips(counts: np.ndarray) -> int:
+def pips(counts: np.ndarray) -> int:
+    """The pip count of one side's counts (``side_counts``; the bar counts 25)."""
     return int(counts @ _POINT_PIPS)
 
 
@@ -117,7 +118,7 @@ def tags(board: np.ndarray, probabilities: np.ndarray | None = None) -> Tag:
     if contact:
         for own, other in sides:
             anchors = int((own[19:25] >= 2).sum())
-            if anchors >= 2 and _pips(own) - _pips(other) >= BACK_GAME_DEFICIT:
+            if anchors >= 2 and pips(own) - pips(other) >= BACK_GAME_DEFICIT:
                 found |= Tag.BACK_GAME
             if own[25] > 0 and int((other[1:7] >= 2).sum()) >= 5:
                 found |= Tag.CLOSED_OUT
@@ -125,7 +126,7 @@ def tags(board: np.ndarray, probabilities: np.ndarray | None = None) -> Tag:
         for own, other in sides:
             if not other[7:].any() and own.sum() == 15 and own[7:].any():
                 found |= Tag.GAMMON_SAVE
-        if min(_pips(mover), _pips(opponent)) >= LONG_RACE_PIPS:
+        if min(pips(mover), pips(opponent)) >= LONG_RACE_PIPS:
             found |= Tag.LONG_RACE
     if probabilities is not None and max(probabilities[1], probabilities[3]) >= GAMMONISH_RATE:
         found |= Tag.GAMMONISH

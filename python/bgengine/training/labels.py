@@ -4,7 +4,8 @@ again bit for bit; or (``search_label_shard``) valued by the engine's own n-ply 
 teacher that distillation trains the 0-ply network towards.
 
 Race positions are rolled out to the end (bear-off table finish); contact and crashed
-positions with truncated rollouts; the truth set with long full-game rollouts. The
+positions with truncated rollouts; hard positions with full games; the truth set with long
+full-game rollouts. The
 settings chosen here were measured (training/README.md).
 """
 
@@ -47,6 +48,13 @@ class LabelPlan:
 TRAINING_PLAN = LabelPlan(
     race=RolloutSettings(trials=144, variance_reduction=True, bearoff_tables=True),
     contact=RolloutSettings(trials=72, variance_reduction=True, truncate_plies=7),
+)
+#: Hard positions (back, holding and closed-out games): full games, no truncation, so the
+#: label sees what the engine's own play makes of the position to the end (a backgammon
+#: 30 plies away), which a truncated rollout or a 2-ply search cannot.
+HARD_PLAN = LabelPlan(
+    race=RolloutSettings(trials=144, variance_reduction=True, bearoff_tables=True),
+    contact=RolloutSettings(trials=72, variance_reduction=True, bearoff_tables=True),
 )
 TRUTH_PLAN = LabelPlan(
     race=RolloutSettings(trials=1296, variance_reduction=True, bearoff_tables=True),

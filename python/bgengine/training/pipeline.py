@@ -1,5 +1,5 @@
 """The resumable jobs: the training database (positions then labels, chunk by chunk), the
-race-only and distillation sets (independent chunks), and the truth set (a separately
+race-only, hard-position and distillation sets (independent chunks), and the truth set (a separately
 seeded, class-balanced set rolled out long).
 
 Every output is a shard written atomically; a restarted job skips finished shards and
@@ -24,9 +24,9 @@ from bgengine.evaluation.race_network import RaceNetwork
 from bgengine.training.classes import PositionClass, Tag
 from bgengine.training.corpus import shard_index
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
-from bgengine.training.labels import TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
+from bgengine.training.labels import HARD_PLAN, TRAINING_PLAN, TRUTH_PLAN, LabelPlan, label_shard, search_label_shard, weights_digest
 from bgengine.training.positions import GenerationSettings, generate_chunk, with_candidate_children
-from bgengine.training.scenarios import RACE_SCENARIOS
+from bgengine.training.scenarios import HARD_SCENARIOS, RACE_SCENARIOS
 
 Log = Callable[[str], None]
 
@@ -37,6 +37,9 @@ TRUTH_SHARD_SIZE = 50
 #: The race-only job: short games from race starts (equal weights), labelled like the
 #: training set's races.
 RACE_GENERATION = GenerationSettings(games=30, scenario_weights=(1.0, 1.0, 1.0))
+#: The hard-position job: games from back-game, closed-out and holding-game starts
+#: (``HARD_SCENARIOS``), few positions a game so that the costly labels cover many games.
+HARD_GENERATION = GenerationSettings(games=20, sample_rate=0.15, scenario_weights=(1.0, 1.0, 1.0))
 
 
 def _quiet(message: str) -> None:
@@ -116,6 +119,19 @@ def build_races(root: Path, seed: int, chunks: range, generation: GenerationSett
     """Race-only chunks, each from ``RACE_SCENARIOS``, rolled out by ``plan``."""
     build_independent_chunks(root, chunks, lambda chunk: generate_chunk(seed, chunk, generation, set(), RACE_SCENARIOS),
                              lambda positions, chunk: label_shard(positions, seed, chunk, plan, executor), log, "race")
+
+
+def build_hard(root: Path, seed: int, chunks: range, generation: GenerationSettings = HARD_GENERATION,
+               plan: LabelPlan = HARD_PLAN, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+    """Hard-position chunks: the contact and crashed positions of games from ``HARD_SCENARIOS``
+    (races dropped), each rolled out by ``plan`` (full games: ``HARD_PLAN``)."""
+
+    def make(chunk: int) -> Shard:
+        sampled = generate_chunk(seed, chunk, generation, set(), HARD_SCENARIOS)
+        return only_rows(sampled, sampled.classes != PositionClass.RACE)
+
+    build_independent_chunks(root, chunks, make,
+                             lambda positions, chunk: label_shard(positions, seed, chunk, plan, executor), log, "hard")
 
 
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,

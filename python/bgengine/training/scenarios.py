@@ -14,10 +14,11 @@ import numpy as np
 
 from bgengine.position import Position
 
-from bgengine.training.classes import Tag, tags
+from bgengine.training.classes import Tag, has_contact, pips, tags
 
 Side = np.ndarray
 MAX_TRIES = 100
+HOLDING_DEFICIT = 10  # the holding side trails by 10 to 60 pips
 
 
 def compose(on_roll: Side, opponent: Side) -> Position:
@@ -109,6 +110,22 @@ def uneven_race(rng: np.random.Generator) -> Position:
     return _either_on_roll(rng, first, second)
 
 
+def holding_game(rng: np.random.Generator) -> Position:
+    """A side holding one anchor on the other's 4-, 5- or bar point, trailing by 10 to 60
+    pips, while the other still has 1..3 checkers to bring past the anchor."""
+    for _ in range(MAX_TRIES):
+        holder, ahead = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        anchor = int(rng.choice((18, 20, 21)))
+        holder[anchor] = int(rng.integers(2, 4))
+        behind = int(rng.integers(1, 4))  # the other's checkers still to pass the anchor
+        _spread(rng, ahead, behind, _free(range(26 - anchor, 13), holder))
+        _spread(rng, ahead, 15 - behind, _free(range(1, 13), holder))
+        _spread(rng, holder, 15 - int(holder.sum()), _free(range(1, 14), ahead))
+        if HOLDING_DEFICIT <= pips(holder) - pips(ahead) <= 3 * HOLDING_DEFICIT + 30 and has_contact(np.asarray(compose(holder, ahead))):
+            return _either_on_roll(rng, holder, ahead)
+    raise RuntimeError("no holding game found")  # pragma: no cover
+
+
 def opening(rng: np.random.Generator) -> Position:
     """The starting position (self-play from the opening)."""
     return Position.initial()
@@ -128,4 +145,11 @@ RACE_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "long_race": long_race,
     "gammon_save_race": gammon_save_race,
     "uneven_race": uneven_race,
+}
+
+#: Start kinds of the hard-position rollout job (games that stay contact for long).
+HARD_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
+    "back_game": back_game,
+    "closed_out": closed_out,
+    "holding_game": holding_game,
 }
