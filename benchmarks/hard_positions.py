@@ -8,7 +8,7 @@ committed, so the engine side (any network) compares without gnubg:
 
     python benchmarks/hard_positions.py make --seed 1                # the set (no gnubg)
     nice -n 10 python benchmarks/hard_positions.py gnubg --seed 1 --workers 2
-    python benchmarks/hard_positions.py engine --seed 1 [--weights W.npz] [--race-approximation] [--json OUT]
+    python benchmarks/hard_positions.py engine --seed 1 [--weights W.npz] [--crashed-weights C.npz] [--race-approximation] [--json OUT]
     python benchmarks/hard_positions.py opening --seed 1             # 0-ply gammon rates vs a long rollout
 
 gnubg is a measuring stick only: nothing here trains on its output.
@@ -36,7 +36,7 @@ from hard_position_set import (  # noqa: E402
 from judge_data import git_commit  # noqa: E402
 
 from bgengine import Position, RolloutSettings, evaluate, rollout  # noqa: E402
-from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
+from bgengine.evaluation.evaluator import NetworkEvaluator, crashed_network_of, default_evaluator  # noqa: E402
 
 Row = dict[str, Any]
 #: An equity difference above this counts as a miss (issue 13: "none above 0.15").
@@ -130,13 +130,18 @@ def command_gnubg(args: argparse.Namespace) -> None:
 # ----- engine ---------------------------------------------------------------------------
 
 
-def engine_evaluator(weights: Path | None, race_approximation: bool) -> NetworkEvaluator | None:
-    """The engine's evaluator: the shipped one (None), another network, or races by the race approximation."""
-    if weights is None and not race_approximation:
+def engine_evaluator(weights: Path | None, race_approximation: bool,
+                     crashed_weights: Path | None = None) -> NetworkEvaluator | None:
+    """The engine's evaluator: the shipped one (None), or another contact network
+    (``weights``) and/or crashed network (``crashed_weights``; else the shipped crashed
+    network), or races by the race approximation."""
+    if weights is None and crashed_weights is None and not race_approximation:
         return None
-    base = default_evaluator() if weights is None else NetworkEvaluator.from_file(weights)
-    races = None if race_approximation else default_evaluator().race_network
-    return NetworkEvaluator(base.network, race_network=races)
+    shipped = default_evaluator()
+    base = shipped.network if weights is None else NetworkEvaluator.from_file(weights).network
+    races = None if race_approximation else shipped.race_network
+    crashed = shipped.crashed_network if crashed_weights is None else crashed_network_of(crashed_weights)
+    return NetworkEvaluator(base, race_network=races, crashed_network=crashed)
 
 
 def engine_rollouts(rows: Sequence[Row], trials: int, seed: int, evaluator: Any = None) -> list[Row]:
@@ -204,8 +209,9 @@ def print_table(table: dict[str, Row]) -> None:
 
 def command_engine(args: argparse.Namespace) -> None:
     """Roll out the set with the engine (or read an earlier run's rollouts) and compare with gnubg.json."""
-    evaluator = engine_evaluator(args.weights, args.race_approximation)
-    engine_name = (f"bgengine, network {args.weights or 'shipped'}, races by "
+    evaluator = engine_evaluator(args.weights, args.race_approximation, args.crashed_weights)
+    engine_name = (f"bgengine, network {args.weights or 'shipped'}, crashed network {args.crashed_weights or 'shipped'},"
+                   f" races by "
                    f"{'the race approximation' if args.race_approximation else 'the race network'}")
     if args.rollouts is not None:
         document = json.loads(args.rollouts.read_text())
@@ -243,7 +249,7 @@ def command_opening(args: argparse.Namespace) -> None:
 
     Both value the starting position before any roll, doubles included (``evaluate``'s
     question), so the rollout is not told that it is the first roll of a game."""
-    evaluator = engine_evaluator(args.weights, args.race_approximation)
+    evaluator = engine_evaluator(args.weights, args.race_approximation, args.crashed_weights)
     start = Position.initial()
     zero = evaluate(start, evaluator=evaluator).probabilities
     settings = RolloutSettings(trials=args.trials, seed=args.seed, variance_reduction=True, checker_plies=args.plies)
@@ -273,6 +279,8 @@ def main(argv: list[str] | None = None) -> None:
         sub.add_argument("--seed", type=int, default=1)
         sub.add_argument("--trials", type=int, default=trials)
         sub.add_argument("--weights", type=Path, help="the engine's network from this weights file (.npz)")
+        sub.add_argument("--crashed-weights", type=Path,
+                         help="crashed positions by this crashed network's weights (.npz; default the shipped one)")
         sub.add_argument("--race-approximation", action="store_true",
                          help="value races by the race approximation instead of the shipped race network")
     engine.add_argument("--limit", type=int, help="only the first N positions")

@@ -87,3 +87,14 @@ def test_engine_side_on_two_positions():
     assert closed is not None and closed["rollout_win"] == engine[1]["probabilities"][0]
     zero_ply = evaluate(Position.from_gnubg_id("27YBAAAAAGAAAA")).probabilities.win
     assert closed["zero_ply_win"] == pytest.approx(zero_ply)  # issue 13 quotes 71% (first network)
+
+
+def test_the_engine_side_keeps_the_shipped_crashed_network_unless_given_one():
+    data = Path(__file__).resolve().parent.parent / "python" / "bgengine" / "data"
+    shipped = hard_positions.default_evaluator()
+    assert hard_positions.engine_evaluator(None, False) is None
+    other_contact = hard_positions.engine_evaluator(data / "evaluator_weights.npz", False)
+    assert other_contact is not None and other_contact.crashed_network is shipped.crashed_network
+    own_crashed = hard_positions.engine_evaluator(None, False, data / "crashed_weights.npz")
+    assert own_crashed is not None and own_crashed.crashed_network is not shipped.crashed_network
+    assert own_crashed.network is shipped.network and own_crashed.race_network is shipped.race_network

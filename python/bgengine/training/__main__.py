@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--data", type=Path, action="append", help="a label directory (repeat; default: "
                      + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
                      + ", ".join(str(d) for d in DISTILL_DATA) + ")")
+    fit.add_argument("--weighted-data", nargs=2, action="append", default=[], metavar=("DIR", "TIMES"),
+                     help="a label directory whose training positions count TIMES times (repeat; read before --data,"
+                          " so its label wins a board that several directories hold)")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--encoding", type=int, choices=ENCODINGS, default=1,
                      help="input encoding of the network (--class evaluator; --init weights are widened to it)")
@@ -113,7 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.kind != "evaluator" and (args.encoding != 1 or args.position_class != "all"):
             parser.error("--encoding and --position-class apply to --class evaluator only")
         kind = evaluator_kind(args.encoding, args.position_class) if args.kind == "evaluator" else KINDS[args.kind]
-        fit_network(kind, args.out, settings, args.data or list(kind.default_data), args.truth, log, args.split_every, args.init)
+        try:
+            repeats = {Path(directory): int(times) for directory, times in args.weighted_data}
+        except ValueError:
+            parser.error("--weighted-data takes a directory and a whole number of times")
+        directories = [*repeats, *(args.data or ([] if repeats else list(kind.default_data)))]
+        fit_network(kind, args.out, settings, directories, args.truth, log, args.split_every, args.init, repeats)
         log("done")
         return 0
     if args.job == "relabel":

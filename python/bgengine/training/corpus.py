@@ -51,10 +51,17 @@ class Split:
 
 
 def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None,
-           every: int = SPLIT_EVERY) -> dict[str, Split]:
-    """The positions of ``classes`` in the label shards of ``directories``, by role."""
+           every: int = SPLIT_EVERY, repeats: dict[Path, int] | None = None) -> dict[str, Split]:
+    """The positions of ``classes`` in the label shards of ``directories``, by role.
+
+    ``repeats``: a directory's training positions are kept that many times (the weight of
+    its labels in training; validation and test keep each board once).
+    """
+    repeats = {Path(directory): count for directory, count in (repeats or {}).items()}
+    if any(count < 1 for count in repeats.values()):
+        raise ValueError(f"repeats must be at least 1, got {sorted(repeats.values())}")
     claimed = set(exclude or ())
-    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = {role: [] for role in ROLES}
+    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int]]] = {role: [] for role in ROLES}
     for directory in directories:
         for path in shard_paths(directory):
             shard = load_shard(path)
@@ -63,18 +70,21 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
             assert shard.probabilities is not None
             mask = np.isin(shard.classes, classes)
             name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
-            pieces[shard_role(shard_index(path), every)].append(
-                (name, shard.boards[mask], shard.probabilities[mask], shard.classes[mask]))
+            role = shard_role(shard_index(path), every)
+            times = repeats.get(Path(directory), 1) if role == TRAIN else 1
+            pieces[role].append((name + (f" x{times}" if times > 1 else ""), shard.boards[mask],
+                                 shard.probabilities[mask], shard.classes[mask], times))
     splits = {}
     for role in ROLES:
         boards, targets, kinds, sources = [], [], [], []
-        for name, shard_boards, shard_targets, shard_classes in pieces[role]:
+        for name, shard_boards, shard_targets, shard_classes, times in pieces[role]:
             keep = []
             for i, board in enumerate(shard_boards):
                 key = board.tobytes()
                 if key not in claimed:
                     claimed.add(key)
                     keep.append(i)
+            keep = keep * times
             boards.append(shard_boards[keep])
             targets.append(shard_targets[keep])
             kinds.append(shard_classes[keep])

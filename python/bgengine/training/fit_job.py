@@ -161,14 +161,16 @@ def _commit() -> str:
 
 
 def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path,
-                log: Callable[[str], None], split_every: int = SPLIT_EVERY, init: Path | None = None) -> dict[str, Any]:
+                log: Callable[[str], None], split_every: int = SPLIT_EVERY, init: Path | None = None,
+                repeats: dict[Path, int] | None = None) -> dict[str, Any]:
     """Run (or resume) the whole job; the record written beside the weights. ``init``: an
-    evaluator weights file the run starts from (kind ``evaluator`` only)."""
+    evaluator weights file the run starts from (kind ``evaluator`` only). ``repeats``: how many
+    times the training positions of some of ``directories`` count (``corpus.gather``)."""
     if init is not None and kind.name != "evaluator":
         raise ValueError("--init applies to the evaluator network only")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = gather(directories, kind.classes, truth_boards(truth), split_every)
+    splits = gather(directories, kind.classes, truth_boards(truth), split_every, repeats)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST))
         + " (" + ", ".join(PositionClass(code).name.lower() for code in kind.classes) + ")")
     started = time.process_time()
@@ -187,6 +189,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "loss": LOSS_TEXT[settings.loss],
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
+        "repeats": {str(directory): count for directory, count in (repeats or {}).items()},
         "truth_set_excluded": str(truth),
         "split": f"by shard index: % {split_every} == {split_every - 1} test, == {split_every - 2} validation",
         "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,

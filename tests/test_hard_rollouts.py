@@ -1,0 +1,75 @@
+"""The hard-position job (back, holding and closed-out games rolled out to the end) and
+weighting a label directory in the fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgengine import Position, RolloutSettings
+from bgengine.training.__main__ import main
+from bgengine.training.classes import PositionClass, has_contact, pips, side_counts
+from bgengine.training.corpus import TEST, TRAIN, VALIDATION, gather
+from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
+from bgengine.training.labels import HARD_PLAN, LabelPlan
+from bgengine.training.pipeline import build_hard
+from bgengine.training.positions import GenerationSettings
+from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, holding_game
+
+TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0))
+TINY_FULL_GAMES = LabelPlan(race=RolloutSettings(trials=2, variance_reduction=False),
+                            contact=RolloutSettings(trials=2, variance_reduction=False))
+
+
+def test_a_holding_game_has_one_anchor_of_the_trailing_side_on_the_others_4_5_or_bar_point():
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        board = np.asarray(holding_game(rng))
+        assert has_contact(board)
+        mover, opponent = side_counts(board)
+        holder, ahead = (mover, opponent) if pips(mover) > pips(opponent) else (opponent, mover)
+        assert HOLDING_DEFICIT <= pips(holder) - pips(ahead) <= 3 * HOLDING_DEFICIT + 30
+        anchors = [point for point in range(14, 26) if holder[point] > 0]
+        assert len(anchors) == 1 and anchors[0] in (18, 20, 21) and holder[anchors[0]] >= 2
+        assert holder.sum() == ahead.sum() == 15
+
+
+def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_path: Path):
+    build_hard(tmp_path / "a", 7, range(2), TINY_HARD, TINY_FULL_GAMES)
+    build_hard(tmp_path / "b", 7, range(1, 2), TINY_HARD, TINY_FULL_GAMES)
+    first, alone = (load_shard(shard_path(root / "labels", 1)) for root in (tmp_path / "a", tmp_path / "b"))
+    assert len(first) > 0 and PositionClass.RACE not in first.classes.tolist()
+    assert first.meta["scenarios"] == list(HARD_SCENARIOS) and first.meta["plan"]["contact"]["truncate_plies"] is None
+    np.testing.assert_array_equal(first.boards, alone.boards)
+    np.testing.assert_array_equal(first.probabilities, alone.probabilities)
+    assert HARD_PLAN.contact.truncate_plies is None and HARD_PLAN.contact.variance_reduction
+
+
+def test_the_hard_command_takes_the_trials_and_the_start_mix(tmp_path: Path):
+    assert main(["hard", "--out", str(tmp_path), "--seed", "3", "--chunks", "1", "--games", "1", "--trials", "2",
+                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0"]) == 0
+    shard = load_shard(shard_path(tmp_path / "labels", 0))
+    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0]
+    assert set(shard.meta["sources"]) == {1} and set(shard.trials.tolist()) <= {2}
+
+
+def _labelled(boards: list[np.ndarray], value: float) -> Shard:
+    n = len(boards)
+    return Shard(np.array(boards, np.int8), np.zeros(n, np.int8), np.zeros(n, np.uint8), {}, np.full((n, 5), value),
+                 np.zeros((n, 5)), np.zeros(n), np.zeros(n, np.uint64), np.zeros(n, np.int32), np.zeros(n, np.float32))
+
+
+def test_a_weighted_directory_repeats_its_training_positions_and_wins_shared_boards(tmp_path: Path):
+    boards = [np.asarray(Position.initial())] + [np.asarray(holding_game(np.random.default_rng(s))) for s in range(3)]
+    save_shard(shard_path(tmp_path / "hard", 0), _labelled(boards[:2], 0.2))
+    save_shard(shard_path(tmp_path / "hard", 9), _labelled(boards[2:3], 0.2))
+    save_shard(shard_path(tmp_path / "plain", 0), _labelled([boards[1], boards[3]], 0.7))
+    splits = gather([tmp_path / "hard", tmp_path / "plain"], (PositionClass.CONTACT,),
+                    repeats={tmp_path / "hard": 3})
+    assert len(splits[TRAIN]) == 2 * 3 + 1 and len(splits[TEST]) == 1 and len(splits[VALIDATION]) == 0
+    assert sorted(splits[TRAIN].targets[:, 0].tolist()) == [0.2] * 6 + [0.7]
+    assert any(" x3" in name for name in splits[TRAIN].sources)
+    with pytest.raises(ValueError):
+        gather([tmp_path / "hard"], (PositionClass.CONTACT,), repeats={tmp_path / "hard": 0})
