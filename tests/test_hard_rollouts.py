@@ -61,15 +61,16 @@ def _labelled(boards: list[np.ndarray], value: float) -> Shard:
                  np.zeros((n, 5)), np.zeros(n), np.zeros(n, np.uint64), np.zeros(n, np.int32), np.zeros(n, np.float32))
 
 
-def test_a_weighted_directory_repeats_its_training_positions_and_wins_shared_boards(tmp_path: Path):
+def test_a_weighted_directory_repeats_its_training_and_validation_positions_and_wins_shared_boards(tmp_path: Path):
     boards = [np.asarray(Position.initial())] + [np.asarray(holding_game(np.random.default_rng(s))) for s in range(3)]
     save_shard(shard_path(tmp_path / "hard", 0), _labelled(boards[:2], 0.2))
     save_shard(shard_path(tmp_path / "hard", 9), _labelled(boards[2:3], 0.2))
+    save_shard(shard_path(tmp_path / "hard", 8), _labelled(boards[3:4], 0.2))
     save_shard(shard_path(tmp_path / "plain", 0), _labelled([boards[1], boards[3]], 0.7))
     splits = gather([tmp_path / "hard", tmp_path / "plain"], (PositionClass.CONTACT,),
                     repeats={tmp_path / "hard": 3})
-    assert len(splits[TRAIN]) == 2 * 3 + 1 and len(splits[TEST]) == 1 and len(splits[VALIDATION]) == 0
-    assert sorted(splits[TRAIN].targets[:, 0].tolist()) == [0.2] * 6 + [0.7]
+    assert len(splits[TRAIN]) == 2 * 3 and len(splits[TEST]) == 1 and len(splits[VALIDATION]) == 3
+    assert sorted(splits[TRAIN].targets[:, 0].tolist()) == [0.2] * 6  # boards[1]: the weighted directory's label
     assert any(" x3" in name for name in splits[TRAIN].sources)
     with pytest.raises(ValueError):
         gather([tmp_path / "hard"], (PositionClass.CONTACT,), repeats={tmp_path / "hard": 0})

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                      + ", ".join(str(d) for d in DEFAULT_DATA) + "; for --class evaluator "
                      + ", ".join(str(d) for d in DISTILL_DATA) + ")")
     fit.add_argument("--weighted-data", nargs=2, action="append", default=[], metavar=("DIR", "TIMES"),
-                     help="a label directory whose training positions count TIMES times (repeat; read before --data,"
+                     help="a label directory whose training and validation positions count TIMES times (repeat; read before --data,"
                           " so its label wins a board that several directories hold)")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--encoding", type=int, choices=ENCODINGS, default=1,

@@ -54,8 +54,9 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
            every: int = SPLIT_EVERY, repeats: dict[Path, int] | None = None) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role.
 
-    ``repeats``: a directory's training positions are kept that many times (the weight of
-    its labels in training; validation and test keep each board once).
+    ``repeats``: a directory's training and validation positions are kept that many times
+    (the weight of its labels in the loss that is fitted and the one that stops the fit);
+    the test split keeps each board once (errors per position).
     """
     repeats = {Path(directory): count for directory, count in (repeats or {}).items()}
     if any(count < 1 for count in repeats.values()):
@@ -71,7 +72,7 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
             mask = np.isin(shard.classes, classes)
             name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
             role = shard_role(shard_index(path), every)
-            times = repeats.get(Path(directory), 1) if role == TRAIN else 1
+            times = repeats.get(Path(directory), 1) if role != TEST else 1
             pieces[role].append((name + (f" x{times}" if times > 1 else ""), shard.boards[mask],
                                  shard.probabilities[mask], shard.classes[mask], times))
     splits = {}

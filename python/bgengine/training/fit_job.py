@@ -165,7 +165,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
                 repeats: dict[Path, int] | None = None) -> dict[str, Any]:
     """Run (or resume) the whole job; the record written beside the weights. ``init``: an
     evaluator weights file the run starts from (kind ``evaluator`` only). ``repeats``: how many
-    times the training positions of some of ``directories`` count (``corpus.gather``)."""
+    times the training and validation positions of some of ``directories`` count (``corpus.gather``)."""
     if init is not None and kind.name != "evaluator":
         raise ValueError("--init applies to the evaluator network only")
     out = Path(out)
