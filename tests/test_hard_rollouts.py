@@ -16,9 +16,9 @@ from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
 from bgengine.training.labels import HARD_PLAN, LabelPlan
 from bgengine.training.pipeline import build_hard
 from bgengine.training.positions import GenerationSettings
-from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, holding_game
+from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, closed_out_bearoff, holding_game
 
-TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0))
+TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0, 1.0))
 TINY_FULL_GAMES = LabelPlan(race=RolloutSettings(trials=2, variance_reduction=False),
                             contact=RolloutSettings(trials=2, variance_reduction=False))
 
@@ -36,6 +36,16 @@ def test_a_holding_game_has_one_anchor_of_the_trailing_side_on_the_others_4_5_or
         assert holder.sum() == ahead.sum() == 15
 
 
+def test_a_closed_out_bearoff_has_a_side_on_the_bar_against_a_closed_board_bearing_off():
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        board = np.asarray(closed_out_bearoff(rng))
+        mover, opponent = side_counts(board)
+        victim, strong = (mover, opponent) if mover[25] else (opponent, mover)
+        assert 1 <= victim[25] <= 3 and not victim[7:25].any() and not strong[7:].any()
+        assert int((strong[1:7] >= 2).sum()) >= 5 and strong.sum() >= 10
+
+
 def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_path: Path):
     build_hard(tmp_path / "a", 7, range(2), TINY_HARD, TINY_FULL_GAMES)
     build_hard(tmp_path / "b", 7, range(1, 2), TINY_HARD, TINY_FULL_GAMES)
@@ -49,9 +59,9 @@ def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_
 
 def test_the_hard_command_takes_the_trials_and_the_start_mix(tmp_path: Path):
     assert main(["hard", "--out", str(tmp_path), "--seed", "3", "--chunks", "1", "--games", "1", "--trials", "2",
-                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0"]) == 0
+                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0", "0"]) == 0
     shard = load_shard(shard_path(tmp_path / "labels", 0))
-    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0]
+    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0, 0]
     assert set(shard.meta["sources"]) == {1} and set(shard.trials.tolist()) <= {2}
 
 

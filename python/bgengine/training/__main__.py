@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="chance that each position of a game is kept")
     hard.add_argument("--trials", type=int, default=HARD_PLAN.contact.trials,
                       help="full-game trials (variance reduction) per contact or crashed position")
-    hard.add_argument("--scenario-weights", type=float, nargs=3, default=list(HARD_GENERATION.scenario_weights),
-                      help="relative frequency of each start (back game, closed out, holding game)")
+    hard.add_argument("--scenario-weights", type=float, nargs=4, default=list(HARD_GENERATION.scenario_weights),
+                      help="relative frequency of each start (back game, closed out, holding game, closed-out bear-off)")
     hard.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     hard.add_argument("--workers", type=int, default=1)
     distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")

@@ -126,6 +126,22 @@ def holding_game(rng: np.random.Generator) -> Position:
     raise RuntimeError("no holding game found")  # pragma: no cover
 
 
+def closed_out_bearoff(rng: np.random.Generator) -> Position:
+    """Late closed-out checkers: one side on the bar (1..3) with its other checkers home or
+    off, against five or six home points whose side bears off (0..5 off, all home)."""
+    for _ in range(MAX_TRIES):
+        strong, victim = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        for point in rng.choice(np.arange(1, 7), size=int(rng.integers(5, 7)), replace=False):
+            strong[point] = 2
+        _spread(rng, strong, 15 - int(strong.sum()) - int(rng.integers(0, 6)), range(1, 7))
+        victim[25] = int(rng.integers(1, 4))
+        _spread(rng, victim, int(rng.integers(0, 15 - int(victim[25]) + 1)), _free(range(1, 7), strong))
+        position = _either_on_roll(rng, strong, victim)
+        if Tag.CLOSED_OUT in tags(np.asarray(position)):
+            return position
+    raise RuntimeError("no closed-out bear-off found")  # pragma: no cover
+
+
 def opening(rng: np.random.Generator) -> Position:
     """The starting position (self-play from the opening)."""
     return Position.initial()
@@ -152,4 +168,5 @@ HARD_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "back_game": back_game,
     "closed_out": closed_out,
     "holding_game": holding_game,
+    "closed_out_bearoff": closed_out_bearoff,
 }
