@@ -4,6 +4,7 @@
     python benchmarks/diagnose_cube_judge.py analyse --ours 0 benchmarks/results/judge_cube_0ply.json
     python benchmarks/diagnose_cube_judge.py analyse --ours 2 benchmarks/results/judge_cube_2ply.json
     python benchmarks/diagnose_cube_judge.py breakdown   # our model on gnubg's 2-ply chances, where its gap sits
+    python benchmarks/diagnose_cube_judge.py breakdown --scores benchmarks/results/judge_cube_2ply.json  # our own run
 
 ``gather`` asks GNU Backgammon, for every decision of the cube judge set, for its cubeless
 0-ply and 2-ply probabilities (no pruning nets) and its own 0-ply cubeful decision, and
@@ -160,11 +161,13 @@ def print_report(result: dict[str, Any]) -> None:
               f"   {causes['evaluator']:3} / {causes['model: efficiency']:3} / {causes['model: structure']:3}")
 
 
-def breakdown() -> list[Row]:
-    """Our 0-ply model on gnubg's 2-ply chances against the judge, one row per decision, with
-    the signed No double and Double/Take differences (ours minus the judge's)."""
+def breakdown(scores: Path | None = None) -> list[Row]:
+    """Our 0-ply model on gnubg's 2-ply chances (or, with ``scores``, that judge run's own
+    decisions) against the judge, one row per decision, with the signed No double and
+    Double/Take differences (ours minus the judge's)."""
     _, decisions = read_judge_set(CUBE_SET)
     inputs = {row["xgid"]: row for row in json.loads(INPUTS.read_text())["rows"]}
+    ours = {row["xgid"]: row for row in json.loads(scores.read_text())["scores"]} if scores else {}
     rows = []
     for d in decisions:
         position, match = parse_xgid(d["xgid"])
@@ -172,9 +175,14 @@ def breakdown() -> list[Row]:
         decision = cube_decision(position, match, probabilities=chances)
         if not match.is_money:
             decision = decision.to_emg()
-        rows.append({"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "family": d["family"],
-                     "class": decision.cube_efficiency_class, "ok": same_family(our_family(decision.action), d),
-                     "nd": decision.no_double - d["no_double"], "dt": (decision.double_take or 0.0) - d["double_take"]})
+        row = {"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "family": d["family"],
+               "class": decision.cube_efficiency_class, "ok": same_family(our_family(decision.action), d),
+               "nd": decision.no_double - d["no_double"], "dt": (decision.double_take or 0.0) - d["double_take"]}
+        if scores:
+            run = ours[d["xgid"]]
+            row.update(ok=run["same_family"], nd=run["ours_no_double"] - d["no_double"],
+                       dt=(run["ours_double_take"] or 0.0) - d["double_take"])
+        rows.append(row)
     return rows
 
 
@@ -199,7 +207,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather")
-    sub.add_parser("breakdown")
+    b = sub.add_parser("breakdown")
+    b.add_argument("--scores", type=Path, help="break down this judge.py cube --out run instead (needs its ND/DT)")
     a = sub.add_parser("analyse")
     a.add_argument("scores", type=Path, help="a judge.py cube --out file")
     a.add_argument("--ours", type=int, required=True, help="the plies of that judge run")
@@ -209,9 +218,11 @@ def main() -> None:
         gather()
         return
     if args.command == "breakdown":
-        print("our 0-ply model on gnubg's 2-ply cubeless chances against gnubg 2-ply cubeful (EMG in matches);"
-              " share: the group's part of the overall mean gap; ND, DT: mean signed differences, ours - judge's")
-        print_breakdown(breakdown())
+        what = (f"the judge run {args.scores}" if args.scores
+                else "our 0-ply model on gnubg's 2-ply cubeless chances")
+        print(f"{what} against gnubg 2-ply cubeful (EMG in matches); share: the group's part of the overall"
+              " mean gap; ND, DT: mean signed differences, ours - judge's; class: our model's at the root")
+        print_breakdown(breakdown(args.scores))
         return
     result = analyse(args.scores, args.ours)
     print_report(result)
