@@ -168,10 +168,12 @@ def test_two_ply_time_per_position(benchmark):
     _lookahead_benchmark(benchmark, 2)
 
 
-def points_against(player, opponent, games: int, seed: int) -> tuple[float, float]:
-    """(points per game, standard error) of ``player`` against ``opponent``, cubeless money."""
-    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed)).astype(np.float64)
-    return float(points.mean()), float(points.std(ddof=1) / math.sqrt(games))
+def points_against(player, opponent, games: int, seed: int, paired: bool = False) -> tuple[float, float]:
+    """(points per game, standard error) of ``player`` against ``opponent``, cubeless money;
+    ``paired``: games in pairs on the same dice, the error taken over the pairs' means."""
+    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed), paired).astype(np.float64)
+    samples = points.reshape(-1, 2).mean(axis=1) if paired else points
+    return float(points.mean()), float(samples.std(ddof=1) / math.sqrt(len(samples)))
 
 
 def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool = True,
@@ -319,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encodings", type=int, nargs="+", default=[1, 2, 3], help="encodings compared")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--paired-dice", action="store_true",
+                        help="strength: games in pairs on the same dice, sides swapped (the dice's luck"
+                             " mostly cancels; --games must be even)")
     parser.add_argument("--weights", help="network to measure (default: the shipped weights)")
     parser.add_argument("--opponent", help="another network's weights, played at 0-ply (default: PubEval)")
     parser.add_argument("--plies", type=int, default=0, help="lookahead of the measured engine")
@@ -385,13 +390,14 @@ def main(argv: list[str] | None = None) -> int:
                               crashed_network=opponent_crashed)
                 if args.opponent else pubeval_player())
     started = time.process_time()
-    ppg, se = points_against(player, opponent, args.games, args.seed)
+    ppg, se = points_against(player, opponent, args.games, args.seed, args.paired_dice)
     elapsed = time.process_time() - started
     name = args.opponent or "PubEval"
     what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
     if not args.network_only:
         what += f" (crashed positions by {args.crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')})"
-    print(f"{what}: {args.games} games vs {name} (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game"
+    dice = ", paired dice" if args.paired_dice else ""
+    print(f"{what}: {args.games} games vs {name} (seed {args.seed}{dice}): {ppg:+.4f} ± {se:.4f} points per game"
           f" ({elapsed:.1f} s CPU)")
     return 0
 

@@ -4,6 +4,8 @@
     python benchmarks/diagnose_cube_judge.py analyse --ours 0 benchmarks/results/judge_cube_0ply.json
     python benchmarks/diagnose_cube_judge.py analyse --ours 2 benchmarks/results/judge_cube_2ply.json
     python benchmarks/diagnose_cube_judge.py breakdown   # our model on gnubg's 2-ply chances, where its gap sits
+    python benchmarks/diagnose_cube_judge.py breakdown --scores benchmarks/results/judge_cube_2ply.json  # our own run
+    python benchmarks/diagnose_cube_judge.py worst benchmarks/results/judge_cube_2ply.json --count 30  # model, chances or search?
 
 ``gather`` asks GNU Backgammon, for every decision of the cube judge set, for its cubeless
 0-ply and 2-ply probabilities (no pruning nets) and its own 0-ply cubeful decision, and
@@ -26,6 +28,12 @@ puts each decision through bgengine's 0-ply cube model three more ways:
 apart: by scenario and cube state, by the judge's verdict family, by the efficiency class
 our model used, each with the mean |ND| and |DT| differences and their signs (ours minus the
 judge's), and the scenario's share of the overall mean.
+
+``worst`` lists a 2-ply judge run's largest gaps, each split three ways: what our 0-ply model
+leaves on gnubg's 2-ply chances (**model**: the cube model, and a 0-ply model against a
+2-ply cubeful search), what our own 2-ply cubeless chances add through the same model
+(**probabilities**: the network), and what our cubeful search adds or takes away on top
+(**search**), with both engines' winning and gammon chances.
 
 A decision that ours gets wrong (family) is blamed on the **evaluator** when our model on
 gnubg's 2-ply chances gets it right, else on the **model**; model misses that disappear
@@ -160,11 +168,13 @@ def print_report(result: dict[str, Any]) -> None:
               f"   {causes['evaluator']:3} / {causes['model: efficiency']:3} / {causes['model: structure']:3}")
 
 
-def breakdown() -> list[Row]:
-    """Our 0-ply model on gnubg's 2-ply chances against the judge, one row per decision, with
-    the signed No double and Double/Take differences (ours minus the judge's)."""
+def breakdown(scores: Path | None = None) -> list[Row]:
+    """Our 0-ply model on gnubg's 2-ply chances (or, with ``scores``, that judge run's own
+    decisions) against the judge, one row per decision, with the signed No double and
+    Double/Take differences (ours minus the judge's)."""
     _, decisions = read_judge_set(CUBE_SET)
     inputs = {row["xgid"]: row for row in json.loads(INPUTS.read_text())["rows"]}
+    ours = {row["xgid"]: row for row in json.loads(scores.read_text())["scores"]} if scores else {}
     rows = []
     for d in decisions:
         position, match = parse_xgid(d["xgid"])
@@ -172,9 +182,14 @@ def breakdown() -> list[Row]:
         decision = cube_decision(position, match, probabilities=chances)
         if not match.is_money:
             decision = decision.to_emg()
-        rows.append({"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "family": d["family"],
-                     "class": decision.cube_efficiency_class, "ok": same_family(our_family(decision.action), d),
-                     "nd": decision.no_double - d["no_double"], "dt": (decision.double_take or 0.0) - d["double_take"]})
+        row = {"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "family": d["family"],
+               "class": decision.cube_efficiency_class, "ok": same_family(our_family(decision.action), d),
+               "nd": decision.no_double - d["no_double"], "dt": (decision.double_take or 0.0) - d["double_take"]}
+        if scores:
+            run = ours[d["xgid"]]
+            row.update(ok=run["same_family"], nd=run["ours_no_double"] - d["no_double"],
+                       dt=(run["ours_double_take"] or 0.0) - d["double_take"])
+        rows.append(row)
     return rows
 
 
@@ -195,11 +210,66 @@ def print_breakdown(rows: list[Row]) -> None:
                   f"{_mean([r['dt'] for r in group]):+8.3f}")
 
 
+def worst(scores: Path, count: int) -> list[Row]:
+    """The ``count`` largest gaps of a 2-ply judge run (with its ND/DT), each split into what
+    our model leaves on gnubg's 2-ply chances (**model**), what our 2-ply cubeless chances add
+    through the same model (**probabilities**) and what the cubeful search adds or takes
+    away on top (**search**); "carried by" names the largest part."""
+    from bgengine import evaluate
+
+    _, decisions = read_judge_set(CUBE_SET)
+    by_xgid = {d["xgid"]: d for d in decisions}
+    inputs = {row["xgid"]: row for row in json.loads(INPUTS.read_text())["rows"]}
+    runs = sorted(json.loads(scores.read_text())["scores"], key=lambda row: -row["equity_gap"])[:count]
+    rows = []
+    for run in runs:
+        d, given = by_xgid[run["xgid"]], inputs[run["xgid"]]
+        position, match = parse_xgid(d["xgid"])
+        ours_2ply = list(evaluate(position, plies=2).probabilities)
+        ours_0ply = list(evaluate(position).probabilities)
+        on_ours = model_decision(d["xgid"], ours_2ply)
+        on_gnubg = model_decision(d["xgid"], given["gnubg_2ply"])
+        parts = {"model": gap(on_gnubg[1], on_gnubg[2], d),
+                 "probabilities": gap(on_ours[1], on_ours[2], d) - gap(on_gnubg[1], on_gnubg[2], d),
+                 "search": run["equity_gap"] - gap(on_ours[1], on_ours[2], d)}
+        rows.append({"xgid": d["xgid"], "scenario": d["scenario"], "cube": d["cube_owner"], "judge": d["verdict"],
+                     "judge_nd": d["no_double"], "judge_dt": d["double_take"], "ours": run["ours"],
+                     "ours_nd": run["ours_no_double"], "ours_dt": run["ours_double_take"], "gap": run["equity_gap"],
+                     "parts": parts, "carried_by": max(parts, key=lambda k: parts[k]),
+                     "ours_0ply": ours_0ply, "ours_2ply": ours_2ply, "gnubg_0ply": given["gnubg_0ply"],
+                     "gnubg_2ply": given["gnubg_2ply"], "model_on_gnubg_2ply": on_gnubg[0]})
+    return rows
+
+
+def print_worst(rows: list[Row]) -> None:
+    def chances(values: list[float]) -> str:
+        return f"{values[0]:.3f} {values[1]:.3f} {values[3]:.3f}"
+
+    print(f"{'gap':>6} {'model':>6} {'prob':>6} {'search':>6}  carried by     scenario / cube / judge -> ours"
+          "   (win, win gammon, lose gammon: ours 0-ply | ours 2-ply | gnubg 2-ply)")
+    for r in rows:
+        parts = r["parts"]
+        print(f"{r['gap']:6.3f} {parts['model']:6.3f} {parts['probabilities']:+6.3f} {parts['search']:+6.3f}  "
+              f"{r['carried_by']:13}  {r['scenario']}, {r['cube']}: {r['judge']} ({r['judge_nd']:+.3f} "
+              f"{r['judge_dt']:+.3f}) -> {r['ours']} ({r['ours_nd']:+.3f} {r['ours_dt']:+.3f})\n"
+              f"{'':44}{chances(r['ours_0ply'])} | {chances(r['ours_2ply'])} | {chances(r['gnubg_2ply'])}"
+              f"   {r['xgid']}")
+    carried = Counter(r["carried_by"] for r in rows)
+    print(f"{len(rows)} decisions, {sum(r['gap'] for r in rows):.2f} of gap: carried by "
+          + ", ".join(f"{k} {v}" for k, v in carried.most_common())
+          + "; parts summed: " + ", ".join(f"{k} {sum(r['parts'][k] for r in rows):+.2f}"
+                                           for k in ("model", "probabilities", "search")))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather")
-    sub.add_parser("breakdown")
+    b = sub.add_parser("breakdown")
+    b.add_argument("--scores", type=Path, help="break down this judge.py cube --out run instead (needs its ND/DT)")
+    w = sub.add_parser("worst")
+    w.add_argument("scores", type=Path, help="a judge.py cube --plies 2 --out file (with ND/DT)")
+    w.add_argument("--count", type=int, default=30)
     a = sub.add_parser("analyse")
     a.add_argument("scores", type=Path, help="a judge.py cube --out file")
     a.add_argument("--ours", type=int, required=True, help="the plies of that judge run")
@@ -209,9 +279,14 @@ def main() -> None:
         gather()
         return
     if args.command == "breakdown":
-        print("our 0-ply model on gnubg's 2-ply cubeless chances against gnubg 2-ply cubeful (EMG in matches);"
-              " share: the group's part of the overall mean gap; ND, DT: mean signed differences, ours - judge's")
-        print_breakdown(breakdown())
+        what = (f"the judge run {args.scores}" if args.scores
+                else "our 0-ply model on gnubg's 2-ply cubeless chances")
+        print(f"{what} against gnubg 2-ply cubeful (EMG in matches); share: the group's part of the overall"
+              " mean gap; ND, DT: mean signed differences, ours - judge's; class: our model's at the root")
+        print_breakdown(breakdown(args.scores))
+        return
+    if args.command == "worst":
+        print_worst(worst(args.scores, args.count))
         return
     result = analyse(args.scores, args.ours)
     print_report(result)

@@ -83,6 +83,7 @@ def score_cube_decision(decision: Row, plies: int, evaluator: Any = None) -> Row
     return {
         "xgid": decision["xgid"], "scenario": decision["scenario"], "kind": decision["kind"],
         "ours": ours.action.value, "gnubg": decision["verdict"],
+        "ours_no_double": ours.no_double, "ours_double_take": ours.double_take,
         "same_family": same_family(our_family(ours.action), decision),
         "equity_gap": abs(ours.no_double - decision["no_double"]) + abs(ours.double_take - decision["double_take"]),
     }

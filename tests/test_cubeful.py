@@ -2,6 +2,7 @@
 
 import random
 
+import numpy as np
 import pytest
 from conftest import random_bearoff_positions
 
@@ -19,6 +20,7 @@ from bgengine import (
 from bgengine.cube.cubeful import CubefulSearch
 from bgengine.evaluation.evaluator import RandomEvaluator, default_evaluator
 from bgengine.game.record import ROLLS
+from bgengine.position import Phase
 
 
 def best_answer(decision):
@@ -29,19 +31,21 @@ def best_answer(decision):
 
 
 def one_roll_by_hand(position, match, evaluator):
-    """The mover's value over the 21 rolls: the 0-ply cubeless best play, then the opponent's
-    0-ply cube decision with the cube as in ``match`` (public API only)."""
+    """The mover's value over the 21 rolls: each roll's best play by the mover's value after
+    it, the opponent's 0-ply cube decision with the cube as in ``match`` (public API only)."""
     after = match.with_changes(on_roll=1 - match.on_roll)
     total = 0.0
     for dice in ROLLS:
-        child = rank_moves(position, dice, evaluator=evaluator)[0].position
-        opponent = best_answer(cube_decision(child, after, evaluator=evaluator))
-        total += (1 if dice[0] == dice[1] else 2) / 36 * (-opponent if match.is_money else 1 - opponent)
+        values = []
+        for play in rank_moves(position, dice, evaluator=evaluator):
+            opponent = best_answer(cube_decision(play.position, after, evaluator=evaluator))
+            values.append(-opponent if match.is_money else 1 - opponent)
+        total += (1 if dice[0] == dice[1] else 2) / 36 * max(values)
     return total
 
 
 @pytest.mark.parametrize("match", [MatchState(), MatchState(match_length=7, score=(2, 4))], ids=["money", "5a3a"])
-def test_one_ply_search_is_the_opponents_cube_decisions_after_each_roll(match):
+def test_one_ply_search_is_the_opponents_cube_decisions_after_each_rolls_best_play(match):
     evaluator = RandomEvaluator(seed=5)
     position = Position.initial()
     no_double, take, drop = CubefulSearch(evaluator).equities(position, match, 1)
@@ -182,3 +186,59 @@ def test_a_double_already_offered_does_not_stop_the_search():
     offered = cube_decision(position, MatchState(double_offered=True), plies=1)
     plain = cube_decision(position, MatchState(), plies=1)
     assert (offered.no_double, offered.double_take, offered.action) == (plain.no_double, plain.double_take, plain.action)
+
+
+# ----- the play at each roll: the best by the mover's 0-ply cubeful value ------------------------
+
+
+def children_of(position):
+    """Every play of every roll, as the search sees them (boards seen from the opponent)."""
+    from bgengine.move import legal_children_batch
+    from bgengine.cube.cubeful import _DICE
+
+    boards = np.repeat(np.frombuffer(position.to_bytes(), dtype=np.int8)[None, :], len(ROLLS), axis=0)
+    return legal_children_batch(boards, _DICE)[0]
+
+
+@pytest.mark.parametrize("match", LEAF_STATES, ids=range(len(LEAF_STATES)))
+@pytest.mark.parametrize("evaluator", [default_evaluator(), Float64Evaluator()], ids=["float32", "float64"])
+def test_every_plays_value_in_c_equals_the_leaf_bit_for_bit(match, evaluator):
+    search = CubefulSearch(evaluator)
+    checked = {"bear-off": 0, "model": 0}
+    for position in leaf_positions()[::3]:
+        children = children_of(position)
+        probabilities = np.asarray(evaluator.evaluate_batch(children), dtype=np.float64)
+        values, bearoffs = search._mover_leaf_values(children, probabilities, match)
+        for board, chances, value, bearoff in zip(children, probabilities, values, bearoffs):
+            child = Position.from_array(board)
+            assert bearoff == (child.phase is Phase.BEAROFF)
+            if not bearoff:  # bear-offs: the class's x, a choice only; the chosen play is valued exactly
+                assert value == search.mover_value(child, match, 0, chances)
+            checked["bear-off" if bearoff else "model"] += 1
+    assert checked["model"] > 100
+
+
+def test_each_rolls_play_is_the_best_by_the_match_value_after_it():
+    """Post-Crawford (where money equity misjudges the trailer's gammons, worth the match) the
+    play at each roll is the best by the match value after it: the search's No double is
+    the hand-made one and at least that of the cubeless-best plays valued the same way."""
+    evaluator = default_evaluator()
+    position, match = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:4:0:5:10")
+    search = CubefulSearch(evaluator)
+    no_double = search.equities(position, match, 1)[0]
+    cubeless_choice = 0.0
+    for dice in ROLLS:
+        play = rank_moves(position, dice, evaluator=evaluator)[0]
+        cubeless_choice += (1 if dice[0] == dice[1] else 2) / 36 * search.mover_value(play.position, match, 0)
+    assert no_double >= cubeless_choice - 1e-12
+    assert no_double == pytest.approx(one_roll_by_hand(position, match, evaluator), abs=1e-12)
+
+
+def test_the_batched_leaf_values_refuse_mismatched_shapes():
+    from bgcore._cube_janowski import money_best_values
+    from bgengine.cube.efficiency import efficiency_rule
+
+    boards = children_of(Position.initial())[:3]
+    with pytest.raises(ValueError, match="money_best_values needs"):
+        money_best_values(boards, np.zeros((2, 5)), efficiency_rule(), 1, 0, False, False, 64,
+                          np.empty(3), np.empty(3, dtype=np.int8))

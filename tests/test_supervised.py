@@ -7,7 +7,8 @@ import pytest
 
 from bgengine.evaluation.correction_network import forward
 
-from bgengine.training.supervised import Examples, FitSettings, cross_entropy, fit, gradients, initial_state, loss_of
+from bgengine.training.supervised import (Examples, FitSettings, cross_entropy, fit, gradients, initial_state,
+                                          learning_rate_at, loss_of)
 
 SETTINGS = FitSettings(seed=3, hidden=6, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100)
 
@@ -212,3 +213,27 @@ def test_an_anchored_run_stays_nearer_its_start_and_resumes_exactly(tmp_path):
     resumed = fit(train, validation, anchored, checkpoint=tmp_path / "c.npz", start=start)
     for name, value in held.parameters.items():
         assert np.array_equal(resumed.parameters[name], value)
+
+
+def test_the_cosine_schedule_falls_from_the_learning_rate_to_zero_and_constant_stays():
+    cosine = FitSettings(learning_rate=0.01, max_epochs=10, schedule="cosine")
+    rates = [learning_rate_at(cosine, epoch) for epoch in range(11)]
+    assert rates[0] == pytest.approx(0.01) and rates[5] == pytest.approx(0.005) and rates[10] == pytest.approx(0.0, abs=1e-12)
+    assert all(later < earlier for earlier, later in zip(rates, rates[1:]))
+    assert learning_rate_at(FitSettings(learning_rate=0.01), 7) == 0.01
+    with pytest.raises(ValueError, match="schedule"):
+        fit(*halves(*synthetic()), FitSettings(schedule="linear"))
+
+
+def test_a_cosine_run_moves_less_at_the_end_and_resumes_exactly(tmp_path):
+    inputs, targets = synthetic()
+    settings = FitSettings(seed=3, hidden=6, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100,
+                           schedule="cosine")
+    whole = fit(*halves(inputs, targets), settings)
+    checkpoint = tmp_path / "run.npz"
+    fit(*halves(inputs, targets), settings, checkpoint=checkpoint, stop_after=3)
+    resumed = fit(*halves(inputs, targets), settings, checkpoint=checkpoint)
+    for name, value in whole.parameters.items():
+        np.testing.assert_array_equal(resumed.parameters[name], value)
+    constant = fit(*halves(inputs, targets), FitSettings(**{**settings.__dict__, "schedule": "constant"}))
+    assert any(not np.array_equal(constant.parameters[n], whole.parameters[n]) for n in whole.parameters)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from bgcore import _nn, _selfplay
+from bgengine.evaluation.evaluator import default_evaluator
 from bgengine.evaluation.pubeval import pubeval_player
 from bgengine.training.td import TrainingSettings, export_weights, load_checkpoint, train
 
@@ -73,6 +74,26 @@ def test_duel_of_a_player_with_itself_alternates_starts():
     # differ, but the player who starts alternates, so PubEval against itself is near 0
     points = _selfplay.duel(pubeval_player(), pubeval_player(), 400, np.random.PCG64(1))
     assert abs(points.mean()) < 0.25
+
+
+def test_a_paired_duel_of_a_deterministic_player_with_itself_cancels_in_every_pair():
+    # both games of a pair roll the same dice and the starter swaps: the same engine plays the
+    # same game from the other side, so each pair's points sum to zero (unpaired dice do not)
+    player = _selfplay.EnginePlayer(default_evaluator().c_evaluator())
+    paired = _selfplay.duel(player, player, 40, np.random.PCG64(12), paired=True)
+    assert np.all(paired.reshape(-1, 2).sum(axis=1) == 0) and np.any(paired != 0)
+    unpaired = _selfplay.duel(player, player, 40, np.random.PCG64(12))
+    assert np.any(unpaired.reshape(-1, 2).sum(axis=1) != 0)
+    assert np.array_equal(paired, _selfplay.duel(player, player, 40, np.random.PCG64(12), paired=True))
+
+
+def test_a_paired_duel_between_different_players_differs_from_an_unpaired_one_and_needs_even_games():
+    net = _nn.NeuralNet.random(8, 1)
+    paired = _selfplay.duel(net, pubeval_player(), 40, np.random.PCG64(13), paired=True)
+    assert set(np.abs(paired).tolist()) <= {1, 2, 3}
+    assert not np.array_equal(paired, _selfplay.duel(net, pubeval_player(), 40, np.random.PCG64(13)))
+    with pytest.raises(ValueError, match="pairs"):
+        _selfplay.duel(net, pubeval_player(), 41, np.random.PCG64(13), paired=True)
 
 
 def test_train_games_rejects_bad_parameters():

@@ -47,3 +47,9 @@ cdef int efficiency_rule_from(EfficiencyRule* rule, object spec) except -1
 
 # x by cube state from a Python number (every state) or a (opponent owns, centred, owned) triple.
 cdef int efficiencies_from(object given, double* out) except -1
+
+# The classes of a batch of boards valued at one cube (the children a search compares), into
+# ``classes``, with NaN in ``out`` for finished games; a ValueError naming ``what`` unless the
+# shapes are (n, NUM_SLOTS) boards, (n, 5) chances, n values and n classes.
+cdef int batch_classes(const checker_t[:, ::1] boards, const double[:, ::1] p5, double[::1] out,
+                       signed char[::1] classes, str what) except -1

@@ -3,7 +3,8 @@
 bgengine.cube.efficiency calls these, so the cube model and the rollout referee share one
 definition of the classes and of the efficiency curve."""
 
-from bgcore._types cimport checker_t, Phase, PHASE_CONTACT, PHASE_RACE, PHASE_BEAROFF
+from libc.math cimport NAN
+from bgcore._types cimport checker_t, Phase, PHASE_CONTACT, PHASE_RACE, PHASE_BEAROFF, NUM_SLOTS
 from bgcore._board cimport checked_board, phase_of, pip_counts_of
 from bgcore._bearoff_tables cimport SideCounts, read_sides
 
@@ -113,6 +114,20 @@ cdef int efficiencies_from(object given, double* out) except -1:
         out[0] = out[1] = out[2] = given
         return 0
     return _triple(given, out)
+
+
+cdef int batch_classes(const checker_t[:, ::1] boards, const double[:, ::1] p5, double[::1] out,
+                       signed char[::1] classes, str what) except -1:
+    cdef Py_ssize_t n = boards.shape[0], i
+    if boards.shape[1] != NUM_SLOTS or p5.shape[0] != n or p5.shape[1] != 5 or out.shape[0] != n \
+            or classes.shape[0] != n:
+        raise ValueError(f"{what} needs (n, {NUM_SLOTS}) boards, (n, 5) chances and n outputs")
+    with nogil:
+        for i in range(n):
+            classes[i] = efficiency_class(&boards[i, 0])
+            if classes[i] == CLASS_OVER:
+                out[i] = NAN
+    return 0
 
 
 def position_class(bytes board):

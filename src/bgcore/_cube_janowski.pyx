@@ -9,7 +9,9 @@ by point: equal to rounding, not bit for bit.)
 
 from bgcore._piecewise_linear cimport Line, line_at, straight, blend, extremum
 from bgcore._cube_money cimport clamped_estimate
-from bgcore._cube_efficiency cimport efficiencies_from
+from bgcore._types cimport checker_t
+from bgcore._cube_efficiency cimport (efficiencies_from, EfficiencyRule, efficiency_rule_from, batch_classes,
+                                      board_efficiency, CLASS_OVER)
 
 cdef enum:
     OWNER_PLAYER = 1
@@ -60,20 +62,13 @@ cdef void scaled(Line* f, double factor) noexcept nogil:
         f.ys[k] = factor * f.ys[k]
 
 
-def money_best_value(p5, int cube_value, int owner, efficiency, bint jacoby, bint beavers, int max_cube):
-    """The player on roll's money equity per cube with the best cube action now, as
-    ``CubefulSearch.value`` makes it from ``janowski.money_doubling_functions``: No double
-    or the taker's best answer (take, pass, or beaver when allowed); owner from the player
-    on roll (+1 own, -1 the opponent's, 0 centred); ``efficiency`` one x or x by cube state
-    (opponent owns, centred, owned)."""
-    cdef double x[3]
-    cdef double v[5]
+cdef double best_value(const double* v, int cube_value, int owner, const double* x, bint jacoby,
+                       bint beavers, int max_cube) noexcept nogil:
+    """money_best_value's arithmetic on a double 5-vector and x by cube state (opponent owns,
+    centred, owned)."""
     cdef double c[5]
     cdef Line no_double, take, redoubled, passes
     cdef double W, L, p, best, response, twice
-    efficiencies_from(efficiency, x)
-    for i in range(5):
-        v[i] = p5[i]
     clamped_estimate(v, c)
     p = c[0]
     W = average_value(c[0], c[1], c[2])
@@ -96,3 +91,34 @@ def money_best_value(p5, int cube_value, int owner, efficiency, bint jacoby, bin
         twice = 2.0 * line_at(&take, p)
         response = twice if twice < response else response
     return response if response > best else best
+
+
+def money_best_value(p5, int cube_value, int owner, efficiency, bint jacoby, bint beavers, int max_cube):
+    """The player on roll's money equity per cube with the best cube action now, as
+    ``CubefulSearch.value`` makes it from ``janowski.money_doubling_functions``: No double
+    or the taker's best answer (take, pass, or beaver when allowed); owner from the player
+    on roll (+1 own, -1 the opponent's, 0 centred); ``efficiency`` one x or x by cube state
+    (opponent owns, centred, owned)."""
+    cdef double x[3]
+    cdef double v[5]
+    efficiencies_from(efficiency, x)
+    for i in range(5):
+        v[i] = p5[i]
+    return best_value(v, cube_value, owner, x, jacoby, beavers, max_cube)
+
+
+def money_best_values(const checker_t[:, ::1] boards, const double[:, ::1] p5, tuple rule, int cube_value, int owner,
+                      bint jacoby, bint beavers, int max_cube, double[::1] out, signed char[::1] classes):
+    """``money_best_value`` of many positions at one cube (the children a search compares), each
+    with x by its own class under ``rule`` (``efficiency.efficiency_rule()``'s numbers): the
+    values into ``out``, the class codes into ``classes``; no value (NaN) for a finished game."""
+    cdef EfficiencyRule r
+    cdef double x[3]
+    cdef Py_ssize_t i
+    batch_classes(boards, p5, out, classes, "money_best_values")
+    efficiency_rule_from(&r, rule)
+    with nogil:
+        for i in range(boards.shape[0]):
+            if classes[i] != CLASS_OVER:
+                board_efficiency(&r, &boards[i, 0], x)
+                out[i] = best_value(&p5[i, 0], cube_value, owner, x, jacoby, beavers, max_cube)

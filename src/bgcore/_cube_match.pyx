@@ -11,7 +11,9 @@ are the same.
 from bgcore._cube_match cimport MatchCube, MET_MAX_AWAY
 from bgcore._piecewise_linear cimport Line, line_at, line_solve, straight, blend, extremum
 from bgcore._cube_money cimport clamped_estimate
-from bgcore._cube_efficiency cimport efficiencies_from
+from bgcore._types cimport checker_t
+from bgcore._cube_efficiency cimport (efficiencies_from, EfficiencyRule, efficiency_rule_from, batch_classes,
+                                      board_efficiency, CLASS_OVER)
 
 cdef enum:
     NO_DOUBLE = 0
@@ -286,6 +288,23 @@ cdef class MatchCubeReferee:
         for i in range(5):
             v[i] = p5[i]
         return position_value(&self.cube, v, cube_value, owner, mover_is_root)
+
+    def position_values(self, const checker_t[:, ::1] boards, const double[:, ::1] p5, tuple rule, int cube_value,
+                        int owner, double[::1] out, signed char[::1] classes):
+        """``position_value`` (the mover the root) of many valid boards at one cube (the children
+        a search compares), each with x by its own class under ``rule``
+        (``efficiency.efficiency_rule()``'s numbers) instead of the referee's x: the values into
+        ``out``, the class codes into ``classes``; no value (NaN) for a finished game."""
+        cdef EfficiencyRule r
+        cdef MatchCube cube = self.cube
+        cdef Py_ssize_t i
+        batch_classes(boards, p5, out, classes, "position_values")
+        efficiency_rule_from(&r, rule)
+        with nogil:
+            for i in range(boards.shape[0]):
+                if classes[i] != CLASS_OVER:
+                    board_efficiency(&r, &boards[i, 0], cube.efficiency)
+                    out[i] = position_value(&cube, &p5[i, 0], cube_value, owner, True)
 
     def finished_value(self, int root_result, int cube_value):
         return match_finished_value(&self.cube, root_result, cube_value)

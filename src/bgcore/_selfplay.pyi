@@ -20,7 +20,8 @@ class EnginePlayer:
 
 Player = NeuralNet | CEvaluator | EnginePlayer | PubEval
 
-def duel(player_a: Player, player_b: Player, games: int, bit_generator: np.random.BitGenerator) -> np.ndarray: ...
+def duel(player_a: Player, player_b: Player, games: int, bit_generator: np.random.BitGenerator,
+         paired: bool = False) -> np.ndarray: ...
 def train_games(
     network: NeuralNet,
     games: int,

@@ -91,6 +91,29 @@ cdef inline void roll_dice(bitgen_t* rng, bint opening, int* d1, int* d2) noexce
             return
 
 
+# The dice of one game: drawn from ``rng`` and written to ``recorded`` (the first game of a
+# pair), or read back from ``recorded`` while it lasts (the second, so both players of a
+# paired duel meet the same rolls), then drawn afresh.
+ctypedef struct DiceStream:
+    bitgen_t* rng
+    unsigned char* recorded        # MAX_PLIES pairs of dice, or NULL: always draw
+    int available                  # recorded rolls to replay (0: record)
+    int used
+
+
+cdef inline void next_roll(DiceStream* dice, bint opening, int* d1, int* d2) noexcept nogil:
+    """The next roll of ``dice``: replayed while recorded rolls last, else drawn (and recorded)."""
+    if dice.recorded != NULL and dice.used < dice.available:
+        d1[0] = dice.recorded[2 * dice.used]
+        d2[0] = dice.recorded[2 * dice.used + 1]
+    else:
+        roll_dice(dice.rng, opening, d1, d2)
+        if dice.recorded != NULL and dice.available == 0:
+            dice.recorded[2 * dice.used] = <unsigned char>d1[0]
+            dice.recorded[2 * dice.used + 1] = <unsigned char>d2[0]
+    dice.used += 1
+
+
 cdef inline int choose(const Player* player, const checker_t* board,
                        const checker_t* children, int n, float* scratch5) noexcept nogil:
     """Index of the child ``player`` plays, or -1 when its evaluator failed."""
@@ -108,7 +131,7 @@ cdef int points_won_by_last_mover(const checker_t* finished) noexcept nogil:
     return 1 + <int>p[3] + <int>p[4]
 
 
-cdef int play_game(const Player* first, const Player* second, bitgen_t* rng,
+cdef int play_game(const Player* first, const Player* second, DiceStream* dice,
                    checker_t* children, float* scratch5) noexcept nogil:
     """Points won by ``first`` (negative if lost) in one game where ``first`` starts."""
     cdef checker_t board[NUM_SLOTS]
@@ -117,7 +140,7 @@ cdef int play_game(const Player* first, const Player* second, bitgen_t* rng,
     memcpy(board, INITIAL, NUM_SLOTS)
     while ply < MAX_PLIES:
         mover = first if ply % 2 == 0 else second
-        roll_dice(rng, ply == 0, &d1, &d2)
+        next_roll(dice, ply == 0, &d1, &d2)
         n = legal_children(board, d1, d2, children, MAX_CHILDREN)
         chosen = choose(mover, board, children, n, scratch5)
         if chosen < 0:
@@ -157,15 +180,19 @@ cdef Player player_of(obj, list keep_alive) except *:
     return player
 
 
-def duel(player_a, player_b, int games, bit_generator):
+def duel(player_a, player_b, int games, bit_generator, bint paired=False):
     """Points per game won by ``player_a`` (int8 array); a starts the even-numbered games.
 
     Cubeless money games to the end; a player is a NeuralNet or a CEvaluator (its move at
     0-ply), an EnginePlayer (n-ply) or a PubEval; dice from ``bit_generator`` (a numpy
-    BitGenerator, advanced in place).
+    BitGenerator, advanced in place). ``paired``: games 2k and 2k+1 roll the same dice
+    (b meets in game 2k+1 the rolls a met in game 2k), so the luck of the dice mostly cancels
+    within a pair; ``games`` must then be even, and a standard error is taken over pair sums.
     """
     if games < 0:
         raise ValueError("games must be >= 0")
+    if paired and games % 2:
+        raise ValueError(f"a paired duel plays whole pairs of games, not {games}")
     keep_alive = []
     cdef Player a = player_of(player_a, keep_alive)
     cdef Player b = player_of(player_b, keep_alive)
@@ -174,22 +201,30 @@ def duel(player_a, player_b, int games, bit_generator):
     cdef signed char[::1] out = points
     cdef checker_t* children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     cdef float* scratch = <float*>malloc(MAX_CHILDREN * NUM_OUTPUTS * sizeof(float))
+    cdef unsigned char* recorded = <unsigned char*>malloc(2 * MAX_PLIES) if paired else NULL
+    cdef DiceStream dice
     cdef int g, result = 0
-    if children == NULL or scratch == NULL:
+    if children == NULL or scratch == NULL or (paired and recorded == NULL):
         free(children)
         free(scratch)
+        free(recorded)
         raise MemoryError()
+    dice.rng = rng
+    dice.recorded = recorded
     with bit_generator.lock, nogil:
         for g in range(games):
+            dice.available = dice.used if g % 2 == 1 else 0
+            dice.used = 0
             if g % 2 == 0:
-                result = play_game(&a, &b, rng, children, scratch)
+                result = play_game(&a, &b, &dice, children, scratch)
             else:
-                result = -play_game(&b, &a, rng, children, scratch)
+                result = -play_game(&b, &a, &dice, children, scratch)
             if result == GAME_FAILED or result == -GAME_FAILED:
                 break
             out[g] = result
     free(children)
     free(scratch)
+    free(recorded)
     if result == GAME_FAILED or result == -GAME_FAILED:
         for evaluator in keep_alive:
             error = evaluator.failure()

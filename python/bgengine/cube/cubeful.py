@@ -3,15 +3,19 @@
 The player on roll's cubeful value at depth 0 is the cube model's (``cube_decision`` at 0
 plies: Janowski in money, MET interpolation in a match, exact two-sided bear-offs in
 money). At depth n it is the better of No double and the taker's best answer to a double:
-No double averages the 21 rolls, each with the move best by 0-ply cubeless equity, then
-the opponent's value at depth n - 1 with the cube as it is; Double/Take does the same with
-the cube doubled and owned by the opponent. The cube's value and owner are carried down.
-Values are money equity per current cube, or match winning chance.
+No double averages the 21 rolls, each with the play best by the mover's 0-ply cubeful value
+after it (the leaf model, the cube as it is: money or match value, not cubeless money
+equity), then the opponent's value at depth n - 1 with the cube as it is; Double/Take does
+the same with the cube doubled and owned by the opponent. The cube's value and owner are
+carried down. Values are money equity per current cube, or match winning chance.
 
-The leaves reuse the 0-ply evaluations the move choice has just made (bit for bit what
-``evaluate`` gives one position), and their models run in C (bgcore._cube_janowski,
-bgcore._cube_match: the arithmetic of ``janowski`` and ``MatchCubeModel`` step by step):
-the same answers as ``cube_decision`` at each leaf, several times faster.
+The move choice values every play of every roll by the leaf model in C, in one call per
+node (bgcore._cube_janowski.money_best_values, MatchCubeReferee.position_values: the
+arithmetic of ``janowski`` and ``MatchCubeModel`` step by step, each board's x by its
+class), so at the last ply the value averaged is the best play's by that very value; the
+leaves reuse those values and the 0-ply evaluations behind them (bit for bit what
+``cube_decision`` gives at each leaf; bear-offs, where the two-sided table may give exact
+values or x, are chosen by the class's x and the chosen play valued as a leaf).
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from bgcore._cube_janowski import money_best_value
+from bgcore import _cube_efficiency
+from bgcore._cube_janowski import money_best_value, money_best_values
 from bgcore._cube_match import MatchCubeReferee
 from bgengine.cube.bearoff_exact import exact_money_doubling_functions
-from bgengine.cube.efficiency import efficiency_for
+from bgengine.cube.decision import TIE
+from bgengine.cube.efficiency import efficiency_for, efficiency_rule
 from bgengine.cube.match_equity import MatchScore, mwc_after_game
 from bgengine.cube.match_model import match_cube_spec
 from bgengine.cube.met import MatchEquityTable, default_met
@@ -38,6 +44,8 @@ _DICE = np.array(ROLLS, dtype=np.int8)
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 #: The C match cube's owner codes, seen from the player on roll.
 _OWNER_CODES = {CubeOwner.CENTRED: 0, CubeOwner.PLAYER: 1, CubeOwner.OPPONENT: -1}
+#: The C match cube's own x, unused where each board brings its x (``position_values``).
+_ANY_EFFICIENCY = (0.0, 0.0, 0.0)
 
 
 class CubefulSearch:
@@ -104,18 +112,51 @@ class CubefulSearch:
         return self._match_cubes[key]
 
     def _after_rolls(self, position: Position, match: MatchState, depth: int) -> float:
-        """The player's value (unit of ``match``) averaged over the 21 rolls, no double now."""
+        """The player's value (unit of ``match``) averaged over the 21 rolls, no double now:
+        each roll's play the best by the mover's 0-ply cubeful value (the leaf model after it,
+        the cube as it is; ties by cubeless equity), then searched ``depth - 1`` plies. At the
+        last ply that is the best play by the very values averaged (bear-offs: by the class's
+        x, the chosen play then valued as a leaf, by the table's exact values or x)."""
         boards = np.repeat(np.frombuffer(position.to_bytes(), dtype=np.int8)[None, :], len(ROLLS), axis=0)
         children, offsets = legal_children_batch(boards, _DICE)
-        probabilities = np.asarray(self.evaluator.evaluate_batch(children))
+        probabilities = np.ascontiguousarray(self.evaluator.evaluate_batch(children), dtype=np.float64)
+        values, bearoffs = self._mover_leaf_values(children, probabilities, match)
         opponent_equity = equity(probabilities)  # lower: better for the mover
         total = 0.0
         for roll, weight in enumerate(_WEIGHTS):
             start, stop = int(offsets[roll]), int(offsets[roll + 1])
-            best = start + int(np.argmin(opponent_equity[start:stop]))
-            child = Position._trusted(children[best].tobytes())
-            total += weight * self.mover_value(child, match, depth - 1, probabilities[best])
+            ours = values[start:stop]
+            tied = start + np.flatnonzero(ours >= ours.max() - TIE)
+            best = int(tied[np.argmin(opponent_equity[tied])])
+            if depth == 1 and not bearoffs[best]:
+                GameProbabilities.from_vector(probabilities[best])  # the checks a leaf makes
+                total += weight * values[best]
+            else:
+                child = Position._trusted(children[best].tobytes())
+                total += weight * self.mover_value(child, match, depth - 1, probabilities[best])
         return float(total)
+
+    def _mover_leaf_values(self, children: np.ndarray, probabilities: np.ndarray,
+                           match: MatchState) -> tuple[np.ndarray, np.ndarray]:
+        """``mover_value`` at depth 0 of every play in ``children`` (their 0-ply 5-vectors in
+        ``probabilities``), the models in C with each board's x by its class, and which are
+        bear-offs (last rolls included): their values are the class's, where ``_leaf`` may take
+        the two-sided table's exact values or x. Finished games by ``mover_value``."""
+        opponent = match._with_trusted_changes(on_roll=1 - match.on_roll)
+        owner = _OWNER_CODES[opponent.relative_cube_owner()]
+        rule = efficiency_rule(self.cube_efficiency, opponent)
+        values = np.full(len(children), np.nan)
+        classes = np.full(len(children), _cube_efficiency.OVER, dtype=np.int8)
+        if match.is_money:
+            money_best_values(children, probabilities, rule, match.cube_value, owner, opponent.jacoby,
+                              opponent.beavers, match.max_cube, values, classes)
+            values = -values
+        elif (cube := self._match_cube(opponent, _ANY_EFFICIENCY)) is not None:
+            cube.position_values(children, probabilities, rule, match.cube_value, owner, values, classes)
+            values = 1.0 - values
+        for i in np.flatnonzero(classes == _cube_efficiency.OVER):  # finished, or beyond the C table's aways
+            values[i] = self.mover_value(Position._trusted(children[i].tobytes()), match, 0, probabilities[i])
+        return values, (classes == _cube_efficiency.BEAROFF) | (classes == _cube_efficiency.LAST_ROLL)
 
     def mover_value(self, child: Position, match: MatchState, depth: int, probabilities: Any = None) -> float:
         """The mover's value after a play (``child`` seen from the opponent, whose cube

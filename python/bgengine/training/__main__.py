@@ -16,7 +16,7 @@ from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import (DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, POSITION_CLASSES, evaluator_kind,
                                       fit_network)
-from bgengine.training.supervised import LOSSES, FitSettings
+from bgengine.training.supervised import LOSSES, SCHEDULES, FitSettings
 
 
 def log(message: str) -> None:
@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()
     fit.add_argument("--loss", choices=sorted(LOSSES), default=FitSettings.loss)
+    fit.add_argument("--schedule", choices=SCHEDULES, default=FitSettings.schedule,
+                     help="learning rate by epoch: constant, or cosine from --learning-rate to 0 at --max-epochs")
     for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience", "anchor"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
     args = parser.parse_args(argv)
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
-                               anchor=args.anchor)
+                               anchor=args.anchor, schedule=args.schedule)
         if args.kind != "evaluator" and (args.encoding != 1 or args.position_class != "all"):
             parser.error("--encoding and --position-class apply to --class evaluator only")
         kind = evaluator_kind(args.encoding, args.position_class) if args.kind == "evaluator" else KINDS[args.kind]

@@ -18,6 +18,7 @@ run gives bit for bit the weights of an uninterrupted one.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -40,6 +41,9 @@ class FitSettings:
     loss below the best by more than ``min_improvement``. ``anchor`` > 0 pulls a run started
     from given weights back towards them after each step (``parameters -= learning_rate *
     anchor * (parameters - start)``): changes the labels do not keep asking for fade.
+    ``schedule`` "cosine" lowers the learning rate along half a cosine from ``learning_rate``
+    at the first epoch towards zero at ``max_epochs`` (see ``learning_rate_at``); "constant"
+    keeps it.
     """
 
     seed: int = 1
@@ -54,6 +58,7 @@ class FitSettings:
     beta1: float = 0.9
     beta2: float = 0.999
     epsilon: float = 1e-8
+    schedule: str = "constant"  # or "cosine" (SCHEDULES)
 
 
 @dataclass(frozen=True)
@@ -152,8 +157,22 @@ def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
     }
 
 
+SCHEDULES = ("constant", "cosine")
+
+
+def learning_rate_at(settings: FitSettings, epoch: int) -> float:
+    """The step size during epoch ``epoch`` (0-based): a late, small step settles a fit that a
+    constant one keeps stirring."""
+    if settings.schedule == "constant":
+        return settings.learning_rate
+    if settings.schedule == "cosine":
+        return settings.learning_rate * 0.5 * (1.0 + math.cos(math.pi * min(epoch, settings.max_epochs) / settings.max_epochs))
+    raise ValueError(f"unknown learning-rate schedule {settings.schedule!r} (one of {', '.join(SCHEDULES)})")
+
+
 def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None:
     """One Adam update of ``state.parameters`` in place."""
+    learning_rate = learning_rate_at(settings, state.epoch)
     state.step += 1
     correction1 = 1.0 - settings.beta1 ** state.step
     correction2 = 1.0 - settings.beta2 ** state.step
@@ -161,9 +180,9 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
         m = state.first_moment[name] = settings.beta1 * state.first_moment[name] + (1 - settings.beta1) * grads[name]
         v = state.second_moment[name] = (settings.beta2 * state.second_moment[name]
                                          + (1 - settings.beta2) * grads[name] ** 2)
-        state.parameters[name] -= settings.learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
+        state.parameters[name] -= learning_rate * (m / correction1) / (np.sqrt(v / correction2) + settings.epsilon)
         if settings.anchor and state.start is not None:
-            state.parameters[name] -= settings.learning_rate * settings.anchor * (state.parameters[name] - state.start[name])
+            state.parameters[name] -= learning_rate * settings.anchor * (state.parameters[name] - state.start[name])
 
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
@@ -211,6 +230,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     ``start`` when given, else from ``initial_state``."""
     if settings.loss not in LOSSES:
         raise ValueError(f"unknown loss {settings.loss!r} (one of {', '.join(LOSSES)})")
+    learning_rate_at(settings, 0)  # an unknown schedule fails before any work
     if len(train.inputs) == 0 or len(validation.inputs) == 0:
         raise ValueError("training needs positions to train on and to validate with"
                          f" ({len(train.inputs)}, {len(validation.inputs)})")
