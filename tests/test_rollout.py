@@ -546,19 +546,30 @@ def best_after(evaluator, position, dice, plies):
     return min(after, key=lambda child: equity5(nply_value(evaluator, child, plies, EVERY_CANDIDATE)))
 
 
+def a_roll_played_differently_at_0_and_1_ply(evaluator):
+    """The first roll (in a fixed order) whose best play from CONTACT differs between the 0-ply
+    and the 1-ply search, so a test can tell which depth chose (which roll it is depends on
+    the shipped networks)."""
+    for high in range(6, 0, -1):
+        for low in range(high, 0, -1):
+            if best_after(evaluator, CONTACT, (high, low), 0) != best_after(evaluator, CONTACT, (high, low), 1):
+                return high, low
+    pytest.fail("every roll is played the same at 0 and 1 ply from CONTACT: pick another position")
+
+
 @pytest.mark.parametrize("plies", [0, 1])
 def test_lookahead_play_chooses_the_move_of_the_n_ply_search_and_truncates_at_that_depth(plies):
     # The first roll is given and the game stops at ply 1: the result is the n-ply value of
     # the n-ply choice, from the root's view (0-ply play would choose and value otherwise).
     evaluator = default_kernel_evaluator()
+    dice = a_roll_played_differently_at_0_and_1_ply(evaluator)
     settings = RolloutSettings(trials=1, seed=1, truncate_plies=1, variance_reduction=False,
                                checker_plies=plies, move_filter=EVERY_CANDIDATE)
-    result = rollout(CONTACT, dice=(6, 4), settings=settings, evaluator=evaluator)
-    chosen = best_after(evaluator, CONTACT, (6, 4), plies)
+    result = rollout(CONTACT, dice=dice, settings=settings, evaluator=evaluator)
+    chosen = best_after(evaluator, CONTACT, dice, plies)
     expected = -equity5(nply_value(evaluator, chosen, plies))
     assert result.equity == pytest.approx(expected, abs=1e-5)
-    other = best_after(evaluator, CONTACT, (6, 4), 1 - plies)
-    assert chosen != other  # this roll is played differently at 0 and 1 ply, so the test can tell
+    assert chosen != best_after(evaluator, CONTACT, dice, 1 - plies)
 
 
 def test_later_plies_take_over_from_later_from():
