@@ -10,15 +10,15 @@ import pytest
 
 from bgengine import Position, RolloutSettings
 from bgengine.training.__main__ import main
-from bgengine.training.classes import PositionClass, has_contact, pips, side_counts
+from bgengine.training.classes import PositionClass, classify, has_contact, pips, side_counts
 from bgengine.training.corpus import TEST, TRAIN, VALIDATION, gather
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
 from bgengine.training.labels import HARD_PLAN, LabelPlan
 from bgengine.training.pipeline import build_hard
 from bgengine.training.positions import GenerationSettings
-from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, closed_out_bearoff, holding_game
+from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, closed_out_bearoff, containment_ending, holding_game
 
-TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0, 1.0))
+TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0, 1.0, 1.0))
 TINY_FULL_GAMES = LabelPlan(race=RolloutSettings(trials=2, variance_reduction=False),
                             contact=RolloutSettings(trials=2, variance_reduction=False))
 
@@ -46,6 +46,28 @@ def test_a_closed_out_bearoff_has_a_side_on_the_bar_against_a_closed_board_beari
         assert int((strong[1:7] >= 2).sum()) >= 5 and strong.sum() >= 10
 
 
+def _longest_prime(side: np.ndarray) -> tuple[int, int]:
+    """(length, lowest point) of a side's longest run of held points."""
+    best, run = (0, 0), 0
+    for point in range(1, 25):
+        run = run + 1 if side[point] >= 2 else 0
+        best = max(best, (run, point - run + 1))
+    return best
+
+
+def test_a_containment_ending_traps_a_short_side_behind_a_prime():
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        board = np.asarray(containment_ending(rng))
+        assert classify(board) == PositionClass.CRASHED
+        mover, opponent = side_counts(board)
+        victim, strong = (mover, opponent) if mover.sum() < opponent.sum() else (opponent, mover)
+        length, low = _longest_prime(strong)
+        assert 2 <= victim.sum() <= 4 and 12 <= strong.sum() <= 15 and length >= 4
+        trapped = victim[25] + sum(victim[25 - q] for q in range(1, low))
+        assert trapped >= 1
+
+
 def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_path: Path):
     build_hard(tmp_path / "a", 7, range(2), TINY_HARD, TINY_FULL_GAMES)
     build_hard(tmp_path / "b", 7, range(1, 2), TINY_HARD, TINY_FULL_GAMES)
@@ -59,9 +81,9 @@ def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_
 
 def test_the_hard_command_takes_the_trials_and_the_start_mix(tmp_path: Path):
     assert main(["hard", "--out", str(tmp_path), "--seed", "3", "--chunks", "1", "--games", "1", "--trials", "2",
-                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0", "0"]) == 0
+                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0", "0", "0"]) == 0
     shard = load_shard(shard_path(tmp_path / "labels", 0))
-    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0, 0]
+    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0, 0, 0]
     assert set(shard.meta["sources"]) == {1} and set(shard.trials.tolist()) <= {2}
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from bgengine.training.pipeline import HARD_GENERATION, build_distill, build_hard, build_races, build_relabel, build_training, build_truth
 from bgengine.training.labels import HARD_PLAN
 from bgengine.training.positions import GenerationSettings
+from bgengine.training.scenarios import HARD_SCENARIOS
 from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import (DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, POSITION_CLASSES, evaluator_kind,
@@ -51,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
                       help="chance that each position of a game is kept")
     hard.add_argument("--trials", type=int, default=HARD_PLAN.contact.trials,
                       help="full-game trials (variance reduction) per contact or crashed position")
-    hard.add_argument("--scenario-weights", type=float, nargs=4, default=list(HARD_GENERATION.scenario_weights),
-                      help="relative frequency of each start (back game, closed out, holding game, closed-out bear-off)")
+    hard.add_argument("--scenario-weights", type=float, nargs=len(HARD_SCENARIOS), default=list(HARD_GENERATION.scenario_weights),
+                      help="relative frequency of each start (back game, closed out, holding game, closed-out bear-off,"
+                           " containment ending)")
     hard.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     hard.add_argument("--workers", type=int, default=1)
     distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")

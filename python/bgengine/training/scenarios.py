@@ -142,6 +142,30 @@ def closed_out_bearoff(rng: np.random.Generator) -> Position:
     raise RuntimeError("no closed-out bear-off found")  # pragma: no cover
 
 
+def containment_ending(rng: np.random.Generator) -> Position:
+    """A containment ending: one side with 2..4 checkers left (the rest off), 1..3 of them
+    trapped behind the other's prime of 4..6 points (on the bar or below the prime), its
+    others free; the priming side has all its checkers on the board but 0..3 off, 0..3 of
+    them still back in the trapped side's home board, the rest bearing in."""
+    for _ in range(MAX_TRIES):
+        strong, victim = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        length = int(rng.integers(4, 7))
+        low = int(rng.integers(1, min(5, 11 - length) + 1))  # the prime holds low .. low + length - 1
+        top = low + length - 1
+        strong[low:top + 1] = 2
+        left = int(rng.integers(2, 5))
+        trapped = int(rng.integers(1, min(left, 3) + 1))
+        behind = [25] + [25 - q for q in range(1, low)]  # the bar and the points below the prime
+        _spread(rng, victim, trapped, behind)
+        _spread(rng, victim, left - trapped, range(1, 25 - top))
+        _spread(rng, strong, int(rng.integers(0, 4)), _free(range(19, 25), victim))
+        _spread(rng, strong, 15 - int(rng.integers(0, 4)) - int(strong.sum()), _free(range(1, min(top + 4, 19)), victim))
+        position = _either_on_roll(rng, strong, victim)
+        if has_contact(np.asarray(position)):
+            return position
+    raise RuntimeError("no containment ending found")  # pragma: no cover
+
+
 def opening(rng: np.random.Generator) -> Position:
     """The starting position (self-play from the opening)."""
     return Position.initial()
@@ -169,4 +193,5 @@ HARD_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "closed_out": closed_out,
     "holding_game": holding_game,
     "closed_out_bearoff": closed_out_bearoff,
+    "containment_ending": containment_ending,
 }
