@@ -2,6 +2,7 @@
 pass) against the race approximation alone, on the same seeded race boards.
 
     python benchmarks/bench_race_net.py --hidden 16 32 64 --boards 20000 --rounds 7 --seed 5
+    python benchmarks/bench_race_net.py --hidden 64 --encodings 1 2   # the inputs' versions side by side
 
 Weights are seeded random values of each size (the cost does not depend on their values);
 every round times each evaluator once, in turn, so all see the same machine load; the
@@ -40,13 +41,14 @@ def race_boards(count: int, seed: int) -> np.ndarray:
     return np.array(boards, dtype=np.int8)
 
 
-def random_net(hidden: int, seed: int) -> _race_net.RaceNet:
-    """A race network of ``hidden`` units with seeded small random weights."""
+def random_net(hidden: int, seed: int, encoding: int = 2) -> _race_net.RaceNet:
+    """A race network of ``hidden`` units with seeded small random weights, for the inputs
+    of an encoding version."""
     rng = np.random.default_rng(seed)
-    inputs = _race_net.num_inputs()
+    inputs = _race_net.num_inputs(encoding)
     return _race_net.RaceNet(rng.normal(0, 0.1, (inputs, hidden)), rng.normal(0, 0.1, hidden),
                              rng.normal(0, 0.1, (5, hidden)), rng.normal(0, 0.1, 5), bearoff.race_tables(),
-                             bearoff.one_sided_table(bearoff.HOME_POINTS).first_expected)
+                             bearoff.one_sided_table(bearoff.HOME_POINTS).first_expected, encoding)
 
 
 def cpu_seconds(run: Callable[[], object]) -> float:
@@ -62,14 +64,16 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--encodings", type=int, nargs="+", default=[2], help="race-features versions (1, 2)")
     args = parser.parse_args()
     boards = race_boards(args.boards, args.seed)
     tables = bearoff.race_tables()
     out = np.empty((len(boards), 5), dtype=np.float32)
     runs: dict[str, Callable[[], object]] = {"race approximation": lambda: tables.race_probabilities_batch(boards, out)}
     for hidden in args.hidden:
-        net = random_net(hidden, args.seed)
-        runs[f"race network, {hidden} hidden"] = lambda net=net: net.evaluate(boards)
+        for encoding in args.encodings:
+            net = random_net(hidden, args.seed, encoding)
+            runs[f"race network v{encoding}, {hidden} hidden"] = lambda net=net: net.evaluate(boards)
     for run in runs.values():
         run()  # warm up: tables built, pages touched
     times: dict[str, list[float]] = {name: [] for name in runs}

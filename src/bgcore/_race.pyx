@@ -286,12 +286,29 @@ cdef double mean_rolls(const Distribution* rolls) noexcept nogil:
     return total
 
 
-cdef void side_expected_rolls(const RaceTableSet* tables, const SideCounts* side,
-                              double* expected) noexcept nogil:
-    """The race model's expected rolls for one side to bear off."""
+cdef void summarise(const Distribution* rolls, const Distribution* first,
+                    RaceSideSummary* summary) noexcept nogil:
+    """A side's RaceSideSummary from its roll and first-off distributions (the
+    cumulative chances summed in order of rolls)."""
+    cdef double finish = 0.0, first_off = 0.0
+    cdef int k
+    summary.expected_rolls = mean_rolls(rolls)
+    for k in range(RACE_WITHIN + 1):
+        if k < rolls.length:
+            finish += rolls.p[k]
+        if k < first.length:
+            first_off += first.p[k]
+        if k > 0:
+            summary.finish_within[k - 1] = finish
+            summary.first_off_within[k - 1] = first_off
+
+
+cdef void side_summary(const RaceTableSet* tables, const SideCounts* side,
+                       RaceSideSummary* summary) noexcept nogil:
+    """The race model's summary of one side (see RaceSideSummary)."""
     cdef Distribution rolls, first, escape
     side_distributions(tables, side, &rolls, &first, &escape)
-    expected[0] = mean_rolls(&rolls)
+    summarise(&rolls, &first, summary)
 
 
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
@@ -300,7 +317,7 @@ cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
 
 
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
-                               float* out, double* expected_rolls,
+                               float* out, RaceSideSummary* summaries,
                                SideCounts* sides) noexcept nogil:
     cdef Phase phase = phase_of(board)
     cdef SideCounts mover, opponent
@@ -320,9 +337,9 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
             out[0] = min(1.0, exact)
             out[1] = out[2] = out[3] = out[4] = 0.0
     if exact >= 0.0:
-        if expected_rolls != NULL:
-            side_expected_rolls(tables, &mover, expected_rolls)
-            side_expected_rolls(tables, &opponent, expected_rolls + 1)
+        if summaries != NULL:
+            side_summary(tables, &mover, summaries)
+            side_summary(tables, &opponent, summaries + 1)
         return RACE_EXACT
     cdef Distribution mover_rolls, mover_first, mover_escape
     cdef Distribution opponent_rolls, opponent_first, opponent_escape
@@ -330,9 +347,9 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
         return RACE_CONTACT
     if side_distributions(tables, &opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return RACE_CONTACT
-    if expected_rolls != NULL:
-        expected_rolls[0] = mean_rolls(&mover_rolls)
-        expected_rolls[1] = mean_rolls(&opponent_rolls)
+    if summaries != NULL:
+        summarise(&mover_rolls, &mover_first, summaries)
+        summarise(&opponent_rolls, &opponent_first, summaries + 1)
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
@@ -458,16 +475,35 @@ cdef class RaceTables:
         """Expected rolls to bear off of one side of each race board (as the race evaluation
         models them): the player on roll's, or the opponent's when ``opponent_side``.
         Impossible boards raise ValueError."""
+        return self.side_summaries_batch(boards, opponent_side)[:, 0]
+
+    def side_summaries_batch(self, const checker_t[:, ::1] boards, bint opponent_side):
+        """(n, 1 + 2 * RACE_WITHIN) summaries of one side of each race board, as the race
+        evaluation models it (the player on roll's, or the opponent's when
+        ``opponent_side``): expected rolls to bear off, then P(done within k rolls) and
+        P(first checker off within k rolls) for k = 1..RACE_WITHIN. Impossible boards
+        raise ValueError."""
         if boards.shape[1] != NUM_SLOTS:
             raise ValueError("boards must be n x 26 int8")
         cdef Py_ssize_t i, n = boards.shape[0]
         if n:
             check_boards(&boards[0, 0], n)
-        result = np.empty(n, dtype=np.float64)
-        cdef double[::1] out = result
+        result = np.empty((n, 1 + 2 * RACE_WITHIN), dtype=np.float64)
+        cdef double[:, ::1] out = result
         cdef SideCounts mover, opponent
+        cdef RaceSideSummary summary
+        cdef int k
         with nogil:
             for i in range(n):
                 read_sides(&boards[i, 0], &mover, &opponent)
-                side_expected_rolls(&self.c, &opponent if opponent_side else &mover, &out[i])
+                side_summary(&self.c, &opponent if opponent_side else &mover, &summary)
+                out[i, 0] = summary.expected_rolls
+                for k in range(RACE_WITHIN):
+                    out[i, 1 + k] = summary.finish_within[k]
+                    out[i, 1 + RACE_WITHIN + k] = summary.first_off_within[k]
         return result
+
+
+def race_within():
+    """RACE_WITHIN: how many rolls ahead a side summary's cumulative chances look."""
+    return RACE_WITHIN

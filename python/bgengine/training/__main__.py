@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--race-teacher", type=Path,
                          help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
-                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
+                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race,"
+                         " late gammon-saving race; those not given: 0)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
     relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
