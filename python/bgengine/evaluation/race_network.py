@@ -116,10 +116,12 @@ def encoding_version_of(path: str | Path) -> int:
     return int(found["version"])
 
 
-def save_race_network(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any]) -> None:
-    """Write a race network's weights file."""
-    save_network(path, parameters, record, RACE_ENCODING,
-                 f"logit of inputs {APPROXIMATION.start}..{APPROXIMATION.stop - 1} (the race approximation)"
+def save_race_network(path: str | Path, parameters: dict[str, np.ndarray], record: dict[str, Any],
+                      version: int = ENCODING_VERSION) -> None:
+    """Write a race network's weights file (made for race-features ``version``)."""
+    inputs = len(feature_names(version))
+    save_network(path, parameters, record, {"name": ENCODING, "version": version},
+                 f"logit of inputs {inputs - 5}..{inputs - 1} (the race approximation)"
                  f" clipped to [{OFFSET_FLOOR}, 1 - {OFFSET_FLOOR}]")
 
 
