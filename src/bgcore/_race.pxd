@@ -23,7 +23,8 @@ cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
 
 # How soon a side can be done, as the race model has it (the race network's inputs):
 # the mean of its roll distribution, and P(done within k rolls) and P(first checker off
-# within k rolls) for k = 1..RACE_WITHIN (the first-off chances are 1 once a checker is off).
+# within k rolls) for k = 1..RACE_WITHIN (the first-off chances are 1 once a checker is off;
+# within one roll it is exact, by trying the 21 rolls, for a side with checkers outside).
 cdef enum:
     RACE_WITHIN = 6
 

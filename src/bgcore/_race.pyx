@@ -303,12 +303,82 @@ cdef void summarise(const Distribution* rolls, const Distribution* first,
             summary.first_off_within[k - 1] = first_off
 
 
+cdef bint bears_off_with(int* counts, const int* dice, int count, int used) noexcept nogil:
+    """Whether the side (``counts`` on its points 1..25, all 15 on the board) can bear a
+    checker off playing ``dice[used:count]`` in that order. Moves commute in a race (no
+    blocks, no hits), so outside checkers are brought in first; then a die bears off a
+    checker from its own point, or the highest one when none is higher, or moves a home
+    checker on. (The rule that a roll must be played in full is not checked: a play that
+    bears off can nearly always finish the roll.)"""
+    if used == count:
+        return False
+    cdef int die = dice[used], p, highest = NUM_SLOTS - 1
+    while highest > 0 and counts[highest] == 0:
+        highest -= 1
+    cdef bint home = highest <= HOME_POINTS
+    if home and (counts[die] > 0 or highest < die):
+        return True
+    cdef bint found = False
+    for p in range(highest, die, -1):
+        if counts[p] == 0:
+            continue
+        if not home and p <= HOME_POINTS:
+            break  # outside checkers first
+        counts[p] -= 1
+        counts[p - die] += 1
+        found = bears_off_with(counts, dice, count, used + 1)
+        counts[p] += 1
+        counts[p - die] -= 1
+        if found:
+            return True
+    return False
+
+
+cdef double first_off_next_roll(const SideCounts* side) noexcept nogil:
+    """The exact chance that a side with all 15 on the board and checkers outside bears a
+    checker off with its next roll (0 when its outside checkers need more than three dice
+    to come home): each of the 21 rolls tried (a non-double in both orders)."""
+    cdef int counts[NUM_SLOTS]
+    cdef int dice[4]
+    cdef int p, r, k, needed = 0
+    for p in range(NUM_SLOTS):
+        counts[p] = side.counts[p]
+        if p > HOME_POINTS:
+            needed += side.counts[p] * ((p - 1) // HOME_POINTS)  # at least one die of 6 per six points
+    if needed > 3:
+        return 0.0
+    cdef double chance = 0.0
+    cdef bint found
+    for r in range(NUM_ROLLS):
+        if ROLL_LOW[r] == ROLL_HIGH[r]:
+            for k in range(4):
+                dice[k] = ROLL_LOW[r]
+            found = bears_off_with(counts, dice, 4, 0)
+        else:
+            dice[0], dice[1] = ROLL_HIGH[r], ROLL_LOW[r]
+            found = bears_off_with(counts, dice, 2, 0)
+            if not found:
+                dice[0], dice[1] = ROLL_LOW[r], ROLL_HIGH[r]
+                found = bears_off_with(counts, dice, 2, 0)
+        if found:
+            chance += ROLL_WEIGHT[r]
+    return chance / 36.0
+
+
 cdef void side_summary(const RaceTableSet* tables, const SideCounts* side,
                        RaceSideSummary* summary) noexcept nogil:
     """The race model's summary of one side (see RaceSideSummary)."""
     cdef Distribution rolls, first, escape
     side_distributions(tables, side, &rolls, &first, &escape)
     summarise(&rolls, &first, summary)
+    exact_next_roll(side, summary)
+
+
+cdef inline void exact_next_roll(const SideCounts* side, RaceSideSummary* summary) noexcept nogil:
+    """The first-off chance within one roll made exact for a side with checkers outside and
+    all 15 on the board (the pip bank's is a guess there; home sides' is the table's)."""
+    if side.on_board == NUM_CHECKERS and side.highest > HOME_POINTS:
+        summary.first_off_within[0] = first_off_next_roll(side)
 
 
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
@@ -350,6 +420,8 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
     if summaries != NULL:
         summarise(&mover_rolls, &mover_first, summaries)
         summarise(&opponent_rolls, &opponent_first, summaries + 1)
+        exact_next_roll(&mover, summaries)
+        exact_next_roll(&opponent, summaries + 1)
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
