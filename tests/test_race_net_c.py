@@ -112,7 +112,12 @@ def test_version_1_inputs_are_version_2_without_the_within_chances(boards):
     names = feature_names(2)
     kept = [i for i, name in enumerate(names) if name in feature_names(1)]
     assert len(names) == NUM_FEATURES == len(kept) + 24 and _race_net.num_inputs() == NUM_FEATURES
-    assert np.array_equal(race_features(boards, 1), race_features(boards)[:, kept])
+    old, new = race_features(boards, 1), race_features(boards)
+    assert np.array_equal(old[:, :-5], new[:, kept][:, :-5])
+    # the base: the plain approximation, and from version 2 on the next roll's first-off chances exact
+    assert np.array_equal(old[:, -5:], RaceEvaluator().evaluate_batch(boards))
+    assert np.array_equal(new[:, -5:], RaceEvaluator().evaluate_batch(boards, first_roll_exact=True))
+    assert (old[:, -5:] != new[:, -5:]).any(axis=1).sum() > 100
     within = race_features(boards)[:, [i for i, name in enumerate(names) if "_within" in name]]
     assert within.min() >= 0.0 and within.max() <= 1.0 + 1e-6
     with pytest.raises(ValueError):

@@ -35,10 +35,11 @@ ctypedef struct RaceSideSummary:
 
 # race_probabilities telling how it got the 5-vector, and for the race network's inputs
 # (when not NULL; player on roll first, unless the board has contact): each side's
-# summary and each side's counts.
+# summary and each side's counts. ``first_roll_exact``: a side bearing in with all 15 on
+# the board gets its first-off chance for the next roll exact in the 5-vector too.
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
                                float* out, RaceSideSummary* summaries,
-                               SideCounts* sides) noexcept nogil
+                               SideCounts* sides, bint first_roll_exact) noexcept nogil
 
 # The Python owner of a RaceTableSet: keeps the arrays alive, never changes after __init__.
 cdef class RaceTables:

@@ -367,28 +367,45 @@ cdef double first_off_next_roll(const SideCounts* side) noexcept nogil:
 
 cdef void side_summary(const RaceTableSet* tables, const SideCounts* side,
                        RaceSideSummary* summary) noexcept nogil:
-    """The race model's summary of one side (see RaceSideSummary)."""
+    """The race model's summary of one side (see RaceSideSummary), its first-off
+    distribution's first roll exact (``exact_first_roll``)."""
     cdef Distribution rolls, first, escape
     side_distributions(tables, side, &rolls, &first, &escape)
+    exact_first_roll(side, &first)
     summarise(&rolls, &first, summary)
-    exact_next_roll(side, summary)
 
 
-cdef inline void exact_next_roll(const SideCounts* side, RaceSideSummary* summary) noexcept nogil:
-    """The first-off chance within one roll made exact for a side with checkers outside and
-    all 15 on the board (the pip bank's is a guess there; home sides' is the table's)."""
-    if side.on_board == NUM_CHECKERS and side.highest > HOME_POINTS:
-        summary.first_off_within[0] = first_off_next_roll(side)
+cdef void exact_first_roll(const SideCounts* side, Distribution* first) noexcept nogil:
+    """For a side with all 15 on the board and checkers outside, the first-off distribution
+    with its chance for the next roll made exact (``first_off_next_roll``; the pip bank's is
+    a guess there, home sides' is the table's) and the later rolls scaled to the rest."""
+    if side.on_board != NUM_CHECKERS or side.highest <= HOME_POINTS:
+        return
+    cdef double exact = first_off_next_roll(side)
+    cdef double later = 0.0
+    cdef int k
+    for k in range(2, first.length):
+        later += first.p[k]
+    if later > 0.0:
+        for k in range(2, first.length):
+            first.p[k] *= (1.0 - exact) / later
+    else:  # all the guess's mass on the next roll: the rest one roll later
+        for k in range(first.length, 3):
+            first.p[k] = 0.0
+        first.length = max(first.length, 3)
+        first.p[2] = 1.0 - exact
+    first.p[0] = 0.0
+    first.p[1] = exact
 
 
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil:
-    return 0 if race_estimate(tables, board, out, NULL, NULL) != RACE_CONTACT else -1
+    return 0 if race_estimate(tables, board, out, NULL, NULL, False) != RACE_CONTACT else -1
 
 
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
                                float* out, RaceSideSummary* summaries,
-                               SideCounts* sides) noexcept nogil:
+                               SideCounts* sides, bint first_roll_exact) noexcept nogil:
     cdef Phase phase = phase_of(board)
     cdef SideCounts mover, opponent
     if phase == PHASE_CONTACT:
@@ -417,11 +434,12 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
         return RACE_CONTACT
     if side_distributions(tables, &opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return RACE_CONTACT
-    if summaries != NULL:
+    if first_roll_exact:
+        exact_first_roll(&mover, &mover_first)
+        exact_first_roll(&opponent, &opponent_first)
+    if summaries != NULL:  # (without first_roll_exact, for version-1 inputs: no within-k chances)
         summarise(&mover_rolls, &mover_first, summaries)
         summarise(&opponent_rolls, &opponent_first, summaries + 1)
-        exact_next_roll(&mover, summaries)
-        exact_next_roll(&opponent, summaries + 1)
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
@@ -493,10 +511,13 @@ cdef class RaceTables:
             return self.recipe
         return (RaceTables, self.arrays)
 
-    def race_probabilities_batch(self, const checker_t[:, ::1] boards, float[:, ::1] out):
+    def race_probabilities_batch(self, const checker_t[:, ::1] boards, float[:, ::1] out,
+                                 bint first_roll_exact=False):
         """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before
         the roll). Returns a bool array: False where a board has contact (its row is then
-        NaN). Impossible boards raise ValueError."""
+        NaN). Impossible boards raise ValueError. ``first_roll_exact``: the first-off
+        distributions of sides bearing in with all 15 on the board get their next roll's
+        chance exact (the race network's base from inputs version 2 on)."""
         if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
             raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
         cdef Py_ssize_t i, n = boards.shape[0]
@@ -507,7 +528,7 @@ cdef class RaceTables:
         cdef int k
         with nogil:
             for i in range(n):
-                if race_probabilities(&self.c, &boards[i, 0], &out[i, 0]) == 0:
+                if race_estimate(&self.c, &boards[i, 0], &out[i, 0], NULL, NULL, first_roll_exact) != RACE_CONTACT:
                     ok_view[i] = True
                 else:
                     for k in range(5):

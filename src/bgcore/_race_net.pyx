@@ -8,7 +8,8 @@ the race model's expected rolls, home, the six-point table's expected rolls and 
 when home, its expected rolls to the first checker off when home with 15 on the board,
 outside checkers, crossovers, pips to home, the furthest checker, and the race model's
 chances to be done and to have a checker off within 1..6 rolls; then the pip lead
-and the race approximation's 5-vector. Each value is computed in double precision and
+and the race approximation's 5-vector (from version 2 on with the next roll's first-off
+chances exact). Each value is computed in double precision and
 stored as float32, as the numpy code does, so both give the same inputs.
 
 Network: one sigmoid hidden layer; output k is sigmoid(network logit + logit of the
@@ -123,7 +124,8 @@ cdef RaceOutcome race_inputs(const RaceNetwork* net, const checker_t* board,
     cdef RaceSideSummary summaries[2]
     cdef float approximation[NUM_OUTPUTS]
     cdef SideCounts sides[2]
-    cdef RaceOutcome outcome = race_estimate(&net.tables, board, approximation, summaries, sides)
+    cdef RaceOutcome outcome = race_estimate(&net.tables, board, approximation, summaries, sides,
+                                             net.side_inputs != RACE_SIDE_INPUTS_V1)
     if outcome == RACE_CONTACT:
         return outcome
     cdef int k

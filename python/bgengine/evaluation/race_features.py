@@ -25,14 +25,17 @@ Per side (``SIDE_FEATURES`` names them, in order):
 * ``finish_within{k}``, k = 1..6: the race model's chance that the side is done within k
   rolls (exact from the one-sided table when home);
 * ``first_off_within{k}``, k = 1..6: its chance to have a checker off within k rolls (1 once
-  one is off): with the other side's ``finish_within``, the timing of a gammon race, which
-  the expected rolls alone do not give (two rolls left or three).
+  one is off; within one roll exact, the 21 rolls tried, when the side bears in with all 15
+  on the board): with the other side's ``finish_within``, the timing of a gammon race, which
+  the expected rolls alone do not give (two rolls left or three; double sixes or any double).
 
 Then, for the position: ``pip_lead`` (opponent's pips minus the mover's) / 100, and the race
-approximation's 5-vector (``bgengine.evaluation.race``), so the network learns a correction
-to it. ``ENCODING`` and ``ENCODING_VERSION`` name this list; change the version whenever a
+approximation's 5-vector (``bgengine.evaluation.race``; from version 2 on with
+``first_roll_exact``, so its gammon chances see the same exact next roll), so the network
+learns a correction to it. ``ENCODING`` and ``ENCODING_VERSION`` name this list; change the version whenever a
 feature changes. Version 1 (networks made before 2026-12-02's seventh session) is the same
-list without the within-k chances; ``race_features(boards, 1)`` computes it.
+list without the within-k chances and with the plain approximation; ``race_features(boards,
+1)`` computes it.
 """
 
 from __future__ import annotations
@@ -130,17 +133,18 @@ def _side_features(slots: np.ndarray, summaries: np.ndarray, table: bearoff.OneS
 def race_features(boards: np.ndarray, version: int = ENCODING_VERSION) -> np.ndarray:
     """(n, len(feature_names(version))) float32 features of (n, 26) race boards (no contact)."""
     feature_names(version)  # ValueError on an unknown version
-    features = _features(boards)
+    features = _features(boards, first_roll_exact=version >= 2)
     return features if version == ENCODING_VERSION else features[:, _VERSION_1_COLUMNS]
 
 
-def _features(boards: np.ndarray) -> np.ndarray:
-    """The current version's features (``race_features``)."""
+def _features(boards: np.ndarray, first_roll_exact: bool) -> np.ndarray:
+    """The current version's features (``race_features``), the approximation's first-off
+    chances for the next roll exact or not."""
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
     if len(boards) == 0:
         return np.zeros((0, NUM_FEATURES), dtype=np.float32)
     evaluator = race.RaceEvaluator()
-    approximation = evaluator.evaluate_batch(boards)  # NotARaceError on contact
+    approximation = evaluator.evaluate_batch(boards, first_roll_exact=first_roll_exact)  # NotARaceError on contact
     tables = evaluator.tables()
     table = bearoff.one_sided_table(HOME)
     mover, opponent = side_slots(boards)
