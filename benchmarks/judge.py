@@ -32,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from engine_networks import chosen_evaluator  # noqa: E402
 from judge_compare import compare_runs, mean, print_comparison, standard_error  # noqa: E402
 from judge_data import CHECKER_SET, CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
 
@@ -39,9 +40,7 @@ import numpy as np  # noqa: E402
 
 from bgcore import _engine  # noqa: E402
 from bgengine import CubeAction, Position, cube_decision, parse_xgid, rank_moves  # noqa: E402
-from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator, evaluator_identity  # noqa: E402
-from bgengine.evaluation.contact_network import ContactNetwork  # noqa: E402
-from bgengine.evaluation.race_network import RaceNetwork  # noqa: E402
+from bgengine.evaluation.evaluator import default_evaluator, evaluator_identity  # noqa: E402
 
 Row = dict[str, Any]
 ENGINE_CLASSES = {_engine.CONTACT: "contact", _engine.CRASHED: "crashed", _engine.RACE: "race"}
@@ -129,29 +128,10 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     }[kind]
     header, decisions = read_judge_set(judge_file or path)
     started = time.perf_counter()
-    evaluator = None
-    engine = "bgengine"
-    if crashed_weights is not None and no_crashed_network:
-        raise SystemExit("--crashed-weights and --no-crashed-network exclude each other")
-    if (weights is not None or race_network is not None or contact_network is not None or race_approximation
-            or crashed_weights is not None or no_crashed_network):
-        if kind != "checker" and (race_network is not None or contact_network is not None):
-            raise SystemExit("--race-network and --contact-network apply to checker play only")
-        if race_approximation and race_network is not None:
-            raise SystemExit("--race-approximation and --race-network exclude each other")
-        base = default_evaluator().network if weights is None else NetworkEvaluator.from_file(weights).network
-        races = (RaceNetwork.from_file(race_network) if race_network is not None
-                 else None if race_approximation else default_evaluator().race_network)
-        crashed = (None if no_crashed_network
-                   else crashed_weights if crashed_weights is not None else default_evaluator().crashed_network)
-        evaluator = NetworkEvaluator(
-            base, race_network=races, crashed_network=crashed,
-            contact_network=ContactNetwork.from_file(contact_network, base) if contact_network else None)
-        engine = (f"bgengine with network {weights or 'shipped'}, races by "
-                  f"{race_network or ('the race approximation' if race_approximation else 'the shipped race network')}"
-                  f", crashed positions by "
-                  f"{crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')}"
-                  f", contact network {contact_network}")
+    if kind != "checker" and (race_network is not None or contact_network is not None):
+        raise SystemExit("--race-network and --contact-network apply to checker play only")
+    evaluator, engine = chosen_evaluator(weights, crashed_weights, race_network, race_approximation,
+                                         no_crashed_network, contact_network)
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class
               or (only_class == "crashed" and engine_class(Position.from_gnubg_id(d["position_id"])) == "crashed")]
     scores = [score(decision, plies, evaluator) for decision in chosen]

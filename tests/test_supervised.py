@@ -163,6 +163,20 @@ def test_a_run_started_from_weights_keeps_them_until_the_validation_loss_improve
         fit(train, validation, FitSettings(**{**SETTINGS.__dict__, "hidden": 5}), start=start)
 
 
+def test_a_run_started_from_a_narrower_network_widens_it_with_the_same_outputs_and_trains_the_new_units():
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    narrow = fit(train, validation, SETTINGS).best
+    wide_settings = FitSettings(**{**SETTINGS.__dict__, "hidden": 10})
+    untouched = fit(train, validation, wide_settings, stop_after=0, start=narrow)
+    assert untouched.best["hidden_weights"].shape == (7, 10) and untouched.best["output_weights"].shape == (10, 5)
+    np.testing.assert_array_equal(untouched.best["hidden_weights"][:, :6], narrow["hidden_weights"])
+    assert not untouched.best["output_weights"][6:].any() and untouched.best["hidden_weights"][:, 6:].any()
+    np.testing.assert_allclose(forward(untouched.best, validation.inputs)[1], forward(narrow, validation.inputs)[1])
+    trained = fit(train, validation, wide_settings, start=narrow)
+    assert trained.best["output_weights"][6:].any()
+
+
 def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_loads(tmp_path):
     from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
     from bgengine.training.dataset import save_shard, shard_path

@@ -195,6 +195,19 @@ def test_truth_set_fills_every_category_interleaved_and_resumes(tmp_path: Path):
     assert len(shard_paths(tmp_path / "whole" / "labels")) == 3
 
 
+def test_the_truth_command_takes_the_contact_trials(tmp_path: Path):
+    from bgengine.training.__main__ import main
+    from bgengine.training.pipeline import TRUTH_GENERATION, select_truth_positions
+
+    quotas = {"back_game": 1, "closed_out": 0, "crashed": 0, "race": 1, "contact": 1}
+    save_shard(tmp_path / "positions.npz", select_truth_positions(9, quotas, TRUTH_GENERATION))
+    assert main(["truth", "--out", str(tmp_path), "--seed", "9", "--trials", "4"]) == 0
+    shard = load_shard(shard_path(tmp_path / "labels", 0))
+    contact = shard.classes != PositionClass.RACE
+    assert shard.meta["plan"]["contact"]["trials"] == 4 and shard.meta["plan"]["race"]["trials"] == 1296
+    assert contact.sum() == 2 and set(shard.trials[contact].tolist()) == {4}
+
+
 # ----- distillation labels ----------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bgengine.training.pipeline import HARD_GENERATION, build_distill, build_hard, build_races, build_relabel, build_training, build_truth
-from bgengine.training.labels import HARD_PLAN
+from bgengine.training.labels import HARD_PLAN, TRUTH_PLAN
 from bgengine.training.positions import GenerationSettings
 from bgengine.evaluation.network_weights import ENCODINGS
 from bgengine.evaluation.race_features import VERSIONS as RACE_VERSIONS
@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     truth = jobs.add_parser("truth", help="the truth set: class-balanced positions rolled out long")
     truth.add_argument("--out", type=Path, required=True)
     truth.add_argument("--seed", type=int, required=True)
+    truth.add_argument("--trials", type=int, default=TRUTH_PLAN.contact.trials,
+                       help="full-game trials (variance reduction) per contact or crashed position (races: always "
+                            f"{TRUTH_PLAN.race.trials})")
     races = jobs.add_parser("races", help="race-only positions and labels (independent chunks)")
     races.add_argument("--out", type=Path, required=True)
     races.add_argument("--seed", type=int, required=True)
@@ -158,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.job == "races":
             build_races(args.out, args.seed, range(args.worker, args.chunks, args.workers), executor=executor, log=log)
         else:
-            build_truth(args.out, args.seed, executor=executor, log=log)
+            plan = replace(TRUTH_PLAN, contact=replace(TRUTH_PLAN.contact, trials=args.trials))
+            build_truth(args.out, args.seed, plan=plan, executor=executor, log=log)
     log("done")
     return 0
 

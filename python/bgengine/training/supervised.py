@@ -211,12 +211,21 @@ def finished(state: FitState, settings: FitSettings) -> bool:
 
 
 def starting_state(parameters: Parameters, settings: FitSettings) -> FitState:
-    """A fresh run that starts from given weights (fine-tuning a trained network)."""
-    if parameters["hidden_weights"].shape[1] != settings.hidden:
-        raise ValueError(f"the starting weights have {parameters['hidden_weights'].shape[1]} hidden units,"
-                         f" the settings {settings.hidden}")
+    """A fresh run that starts from given weights (fine-tuning a trained network). With more
+    hidden units in ``settings`` than the weights have, the network is widened: the new units
+    take fresh random input weights and zero output weights, so it starts with the same outputs."""
+    given = parameters["hidden_weights"].shape[1]
+    if given > settings.hidden:
+        raise ValueError(f"the starting weights have {given} hidden units, more than the settings' {settings.hidden}")
     state = initial_state(parameters["hidden_weights"].shape[0], settings)
-    state.parameters = {name: np.array(parameters[name], dtype=np.float64) for name in PARAMETER_NAMES}
+    for name in PARAMETER_NAMES:
+        start = np.array(parameters[name], dtype=np.float64)
+        if name == "output_bias":
+            state.parameters[name] = start
+        elif name == "output_weights":
+            state.parameters[name][:given] = start
+        else:
+            state.parameters[name][..., :given] = start
     state.best = {name: value.copy() for name, value in state.parameters.items()}
     state.start = {name: value.copy() for name, value in state.parameters.items()}
     return state
