@@ -24,6 +24,9 @@ another network: ``... strength --opponent path/to/weights.npz``; the engines va
 by the shipped race network unless ``--race-approximation``, crashed positions by the
 shipped crashed network (when the package has one) unless ``--no-crashed-network``, or by
 ``--crashed-weights C.npz`` (the measured engine) / ``--opponent-crashed-weights C.npz``.
+Two race networks, same contact network, on paired dice: ``... strength --opponent
+python/bgengine/data/evaluator_weights.npz --race-network NEW.npz --paired-dice --games 100000``
+(``--opponent-race-network OLD.npz``; default the shipped race network for both).
 The race network against the race approximation, same engine otherwise:
 ``... race-duel --games 100000 --seed 5``.
 """
@@ -49,7 +52,7 @@ from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, best_move, default_evaluator, evaluate
 from bgengine.evaluation.network_weights import widened
 from bgengine.evaluation.pubeval import pubeval_player
-from bgengine.evaluation.race_network import shipped_race_network
+from bgengine.evaluation.race_network import RaceNetwork, shipped_race_network
 from bgengine.probabilities import equity
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -176,12 +179,16 @@ def points_against(player, opponent, games: int, seed: int, paired: bool = False
     return float(points.mean()), float(samples.std(ddof=1) / math.sqrt(len(samples)))
 
 
-def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool = True,
+def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool | str = True,
                   crashed_network: _nn.NeuralNet | None = None) -> _selfplay.EnginePlayer:
     """The engine as users get it: network, race tables and the shipped race network (or the
-    race approximation), ``crashed_network`` for crashed positions (None: the network),
+    race approximation when ``race_network`` is False, or the race network of that weights
+    file when it is a path), ``crashed_network`` for crashed positions (None: the network),
     ``plies`` lookahead."""
-    race = shipped_race_network().c_network if race_network else None
+    if isinstance(race_network, str):
+        race = RaceNetwork.from_file(race_network).c_network
+    else:
+        race = shipped_race_network().c_network if race_network else None
     if crashed_network is None:  # (as builds without a crashed slot are called)
         return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race), plies)
     return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network), plies)
@@ -330,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--network-only", action="store_true", help="no race tables, 0-ply network alone")
     parser.add_argument("--race-approximation", action="store_true",
                         help="the engines value races by the race approximation, not the race network")
+    parser.add_argument("--race-network", help="strength: the measured engine's race network (.npz; default: the"
+                        " shipped one)")
+    parser.add_argument("--opponent-race-network", help="strength: the --opponent engine's race network (.npz;"
+                        " default: the shipped one)")
     parser.add_argument("--crashed-weights", help="the measured engine's crashed-position network (.npz)")
     parser.add_argument("--opponent-crashed-weights", help="the --opponent engine's crashed-position network (.npz)")
     parser.add_argument("--no-crashed-network", action="store_true",
@@ -385,9 +396,12 @@ def main(argv: list[str] | None = None) -> int:
               f" {args.plies}-ply: {args.games} games (seed {args.seed}): {ppg:+.4f} ± {se:.4f} points per game")
         return 0
     race_network = not args.race_approximation
-    player = network if args.network_only else engine_player(network, args.plies, race_network, crashed)
-    opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network, race_network=race_network,
-                              crashed_network=opponent_crashed)
+    if (args.race_network or args.opponent_race_network) and not race_network:
+        parser.error("--race-network and --opponent-race-network need the race network, not --race-approximation")
+    player = network if args.network_only else engine_player(network, args.plies, args.race_network or race_network,
+                                                             crashed)
+    opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network,
+                              race_network=args.opponent_race_network or race_network, crashed_network=opponent_crashed)
                 if args.opponent else pubeval_player())
     started = time.process_time()
     ppg, se = points_against(player, opponent, args.games, args.seed, args.paired_dice)
@@ -397,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.network_only:
         what += f" (crashed positions by {args.crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')})"
     dice = ", paired dice" if args.paired_dice else ""
+    if args.race_network or args.opponent_race_network:
+        what += f", races by {args.race_network or 'the shipped race network'}"
+        name += f" (races by {args.opponent_race_network or 'the shipped race network'})"
     print(f"{what}: {args.games} games vs {name} (seed {args.seed}{dice}): {ppg:+.4f} ± {se:.4f} points per game"
           f" ({elapsed:.1f} s CPU)")
     return 0

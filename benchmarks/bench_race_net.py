@@ -2,6 +2,8 @@
 pass) against the race approximation alone, on the same seeded race boards.
 
     python benchmarks/bench_race_net.py --hidden 16 32 64 --boards 20000 --rounds 7 --seed 5
+    python benchmarks/bench_race_net.py --hidden 64 --encodings 1 2   # the inputs' versions side by side
+    python benchmarks/bench_race_net.py --hidden 64 --encodings 1 2 --late-gammon   # bearing in, 15 on the board
 
 Weights are seeded random values of each size (the cost does not depend on their values);
 every round times each evaluator once, in turn, so all see the same machine load; the
@@ -40,13 +42,23 @@ def race_boards(count: int, seed: int) -> np.ndarray:
     return np.array(boards, dtype=np.int8)
 
 
-def random_net(hidden: int, seed: int) -> _race_net.RaceNet:
-    """A race network of ``hidden`` units with seeded small random weights."""
+def late_gammon_boards(count: int, seed: int) -> np.ndarray:
+    """``count`` seeded late gammon-saving race starts (``scenarios.late_gammon_save``): a side
+    bearing in with all 15 on the board, where version 2 tries the next roll's 21 rolls."""
+    from bgengine.training.scenarios import late_gammon_save
+
     rng = np.random.default_rng(seed)
-    inputs = _race_net.num_inputs()
+    return np.array([np.asarray(late_gammon_save(rng), dtype=np.int8) for _ in range(count)], dtype=np.int8)
+
+
+def random_net(hidden: int, seed: int, encoding: int = 2) -> _race_net.RaceNet:
+    """A race network of ``hidden`` units with seeded small random weights, for the inputs
+    of an encoding version."""
+    rng = np.random.default_rng(seed)
+    inputs = _race_net.num_inputs(encoding)
     return _race_net.RaceNet(rng.normal(0, 0.1, (inputs, hidden)), rng.normal(0, 0.1, hidden),
                              rng.normal(0, 0.1, (5, hidden)), rng.normal(0, 0.1, 5), bearoff.race_tables(),
-                             bearoff.one_sided_table(bearoff.HOME_POINTS).first_expected)
+                             bearoff.one_sided_table(bearoff.HOME_POINTS).first_expected, encoding)
 
 
 def cpu_seconds(run: Callable[[], object]) -> float:
@@ -62,14 +74,18 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--encodings", type=int, nargs="+", default=[2], help="race-features versions (1, 2)")
+    parser.add_argument("--late-gammon", action="store_true",
+                        help="late gammon-saving races instead (a side bearing in with all 15 on the board)")
     args = parser.parse_args()
-    boards = race_boards(args.boards, args.seed)
+    boards = (late_gammon_boards if args.late_gammon else race_boards)(args.boards, args.seed)
     tables = bearoff.race_tables()
     out = np.empty((len(boards), 5), dtype=np.float32)
     runs: dict[str, Callable[[], object]] = {"race approximation": lambda: tables.race_probabilities_batch(boards, out)}
     for hidden in args.hidden:
-        net = random_net(hidden, args.seed)
-        runs[f"race network, {hidden} hidden"] = lambda net=net: net.evaluate(boards)
+        for encoding in args.encodings:
+            net = random_net(hidden, args.seed, encoding)
+            runs[f"race network v{encoding}, {hidden} hidden"] = lambda net=net: net.evaluate(boards)
     for run in runs.values():
         run()  # warm up: tables built, pages touched
     times: dict[str, list[float]] = {name: [] for name in runs}
@@ -77,7 +93,7 @@ def main() -> None:
         for name, run in runs.items():
             times[name].append(cpu_seconds(run))
     base = statistics.median(times["race approximation"])
-    print(f"{len(boards)} race boards (seed {args.seed}), median of {args.rounds} rounds, CPU time per board:")
+    print(f"{len(boards)} {'late gammon-saving' if args.late_gammon else 'race'} boards (seed {args.seed}), median of {args.rounds} rounds, CPU time per board:")
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:28} {1e6 * median / len(boards):7.3f} us   ({median / base:4.2f} x the approximation)")

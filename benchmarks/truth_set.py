@@ -93,7 +93,8 @@ def compare(first: Path, second: Path) -> None:
         cells = []
         for m in MEASURES:
             d = np.asarray(b["errors"][m])[rows] - np.asarray(a["errors"][m])[rows]
-            cells.append(f"{d.mean():+.4f} ± {d.std(ddof=1) / np.sqrt(len(d)):.4f}")
+            spread = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+            cells.append(f"{d.mean():+.4f} ± {spread:.4f}")
         print(f"  {name:12} {len(rows):5d}  " + "  ".join(f"{m} {c}" for m, c in zip(MEASURES, cells)))
 
 

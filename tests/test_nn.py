@@ -136,6 +136,17 @@ def test_evaluate_finished_game_is_exact():
     assert out.tolist() == [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0], [0, 0, 0, 1, 0]]
 
 
+def test_a_side_that_has_borne_off_a_checker_has_no_gammon_to_lose():
+    h = 8  # zero weights: every raw output is sigmoid(0) = 0.5 whatever the board
+    net = _nn.NeuralNet(np.zeros((211, h)), np.zeros(h), np.zeros((5, h)), np.zeros(5))
+    closed = {1: 3, 2: 2, 3: 2, 4: 2, 5: 3, 6: 3}  # the opponent's closed board, 15 checkers
+    mover_off = Position.from_points({6: 5, 5: 4, 4: 3}, closed, bar=2)  # 14 in play: one borne off
+    mover_in = Position.from_points({6: 5, 5: 4, 4: 4}, closed, bar=2)
+    opponent_off = Position.from_points({1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 3}, {13: 5, 8: 4, 7: 3}, opponent_bar=2)
+    out = net.evaluate(np.array([board(mover_off), board(mover_in), board(opponent_off)]))
+    assert out.tolist() == [[0.5, 0.5, 0.5, 0, 0], [0.5] * 5, [0.5, 0, 0, 0.5, 0.5]]
+
+
 def test_evaluate_rejects_bad_boards():
     net = _nn.NeuralNet.random(10, seed=1)
     with pytest.raises(ValueError, match="shape"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgcore import _bearoff_index
+from bgcore import _bearoff_index, _race
 from bearoff_fixtures import private_cache  # noqa: F401  (autouse fixture)
 from conftest import random_race
 from bgengine.evaluation import bearoff, race
@@ -271,3 +271,24 @@ def test_siblings_give_the_same_values_in_any_order():
         together = evaluator.evaluate_batch(children)
         assert np.array_equal(evaluator.evaluate_batch(children[::-1])[::-1], together)
         assert np.array_equal(np.stack([evaluator.evaluate_batch(child[None])[0] for child in children]), together)
+
+
+def test_the_next_roll_first_off_chance_is_exact_for_sides_bearing_in():
+    """The side summaries' first-off chance within one roll, for a side with all 15 on the
+    board and checkers outside, against the legal plays of each of the 36 rolls."""
+    from bgengine.move import legal_moves
+
+    rng = np.random.default_rng(17)
+    tables = bearoff.race_tables()
+    checked = 0
+    while checked < 60:
+        outside = int(rng.integers(1, 4))
+        points = list(rng.integers(7, 15, size=outside)) + list(rng.integers(1, 7, size=15 - outside))
+        mover = {int(p): points.count(p) for p in set(points)}
+        position = Position.from_points(mover, {1: 2, 2: 1})
+        board = np.asarray(position, dtype=np.int8)[None, :]
+        found = tables.side_summaries_batch(board, False)[0, 1 + _race.race_within()]
+        saving = sum(1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)  # children: the mover is negative
+                     if (np.maximum(-legal_moves(position, (a, b)).positions.astype(int), 0).sum(axis=1) < 15).any())
+        assert found == pytest.approx(saving / 36, abs=1e-12), (mover, found * 36, saving)
+        checked += 1

@@ -97,7 +97,7 @@ def test_the_shipped_race_network_is_the_default_for_races():
     from bgengine.evaluation.race_network import shipped_race_network
 
     network = shipped_race_network()
-    assert network.record["encoding"] == {"name": "race-features", "version": 1}
+    assert network.record["encoding"] == {"name": "race-features", "version": 2} and network.encoding_version == 2
     assert network.record["held_out"]["network"]["equity"] < network.record["held_out"]["race_approximation"]["equity"]
     assert default_evaluator() is default_evaluator(use_race_network=True) is default_evaluator(True)
     approximation = default_evaluator(use_race_network=False)

@@ -122,3 +122,21 @@ def test_weights_file_round_trips_and_refuses_another_size(tmp_path):
     save_race_network(tmp_path / "bad.npz", parameters, {})
     with pytest.raises(ValueError, match="inputs"):
         RaceNetwork.from_file(tmp_path / "bad.npz")
+
+
+def test_within_chances_are_the_tables_where_home_and_the_next_roll_exact_bearing_in():
+    table = bearoff.one_sided_table(6)
+    f = features_of(HOME_AND_AWAY)
+    finish = np.cumsum(table.rolls_distribution([1, 2, 0, 0, 2, 3]))
+    for k in range(1, 7):
+        assert f[f"mover_finish_within{k}"] == pytest.approx(finish[k] if k < finish.size else 1.0, abs=1e-6)
+        assert f[f"mover_first_off_within{k}"] == 1.0  # checkers are off already
+    # Two checkers on the 11-point, the rest home on the 1..6 points: only 6-6 brings both in
+    # and bears one off next roll; the opponent is home with four checkers left.
+    bearing_in = Position.from_points({11: 2, 6: 2, 4: 4, 3: 2, 2: 2, 1: 3}, {1: 2, 2: 1, 3: 1})
+    f = features_of(bearing_in)
+    assert f["mover_first_off_within1"] == pytest.approx(1 / 36, abs=1e-7)
+    assert f["mover_first_off_within2"] >= f["mover_first_off_within1"]
+    assert f["opponent_finish_within1"] == pytest.approx(4 / 36, abs=1e-6)  # 3-3, 4-4, 5-5, 6-6
+    assert 0.99 < f["opponent_finish_within2"] < 1.0  # 2-1 twice leaves a checker (3/1 with the 2)
+    assert f["opponent_finish_within3"] == pytest.approx(1.0, abs=1e-6)

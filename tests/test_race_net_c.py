@@ -16,7 +16,7 @@ from bgengine import Position
 from bgengine.evaluation import bearoff
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator, evaluate, rank_moves
 from bgengine.evaluation.race import RaceEvaluator
-from bgengine.evaluation.race_features import NUM_FEATURES, race_features
+from bgengine.evaluation.race_features import NUM_FEATURES, VERSIONS, feature_names, race_features
 from bgengine.evaluation.race_network import RaceNetwork, outside_exact_table, shipped_race_network, with_contact
 from bgengine.rollouts.monte_carlo import _kernel_evaluator
 
@@ -77,12 +77,53 @@ def test_the_sample_covers_the_edge_cases(boards):
     assert ((mover_outside > 0) & (on_board[0] < 15)).sum() > 300  # bearing in with checkers off
 
 
+def random_network(version: int = 2, hidden: int = 40) -> RaceNetwork:
+    """A race network with seeded random float32 weights for an encoding version."""
+    rng = np.random.default_rng(5)
+    inputs = len(feature_names(version))
+    parameters = {"hidden_weights": rng.normal(0, 0.5, (inputs, hidden)), "hidden_bias": rng.normal(0, 0.5, hidden),
+                  "output_weights": rng.normal(0, 0.5, (hidden, 5)), "output_bias": rng.normal(0, 0.5, 5)}
+    parameters = {k: v.astype(np.float32).astype(np.float64) for k, v in parameters.items()}
+    return RaceNetwork(parameters, {"hidden": [hidden]}, {})
+
+
 def test_inputs_equal_the_numpy_features_exactly(boards, network):
-    expected = race_features(boards)
+    expected = race_features(boards, network.encoding_version)
     found = network.c_network.inputs(boards)
-    assert found.shape == (len(boards), NUM_FEATURES) == (len(boards), _race_net.num_inputs())
+    assert found.shape == (len(boards), len(feature_names(network.encoding_version)))
     assert found.dtype == np.float32
     assert np.array_equal(found, expected)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_both_encoding_versions_run_in_c_as_in_numpy(boards, version):
+    network = random_network(version)
+    assert network.encoding_version == version == network.c_network.encoding_version
+    found = network.c_network.inputs(boards)
+    assert found.shape == (len(boards), _race_net.num_inputs(version)) == race_features(boards, version).shape
+    assert np.array_equal(found, race_features(boards, version))
+    outside = outside_exact_table(boards)
+    assert np.abs(network.c_network.evaluate(outside_boards := boards[outside])
+                  - network.evaluate_batch(outside_boards)).max() < 5e-6
+    assert pickle.loads(pickle.dumps(network.c_network)).encoding_version == version
+
+
+def test_version_1_inputs_are_version_2_without_the_within_chances(boards):
+    names = feature_names(2)
+    kept = [i for i, name in enumerate(names) if name in feature_names(1)]
+    assert len(names) == NUM_FEATURES == len(kept) + 24 and _race_net.num_inputs() == NUM_FEATURES
+    old, new = race_features(boards, 1), race_features(boards)
+    assert np.array_equal(old[:, :-5], new[:, kept][:, :-5])
+    # the base: the plain approximation, and from version 2 on the next roll's first-off chances exact
+    assert np.array_equal(old[:, -5:], RaceEvaluator().evaluate_batch(boards))
+    assert np.array_equal(new[:, -5:], RaceEvaluator().evaluate_batch(boards, first_roll_exact=True))
+    assert (old[:, -5:] != new[:, -5:]).any(axis=1).sum() > 100
+    within = race_features(boards)[:, [i for i, name in enumerate(names) if "_within" in name]]
+    assert within.min() >= 0.0 and within.max() <= 1.0 + 1e-6
+    with pytest.raises(ValueError):
+        race_features(boards, 3)
+    with pytest.raises(ValueError):
+        _race_net.num_inputs(3)
 
 
 def test_outputs_equal_the_numpy_network_to_float32_precision(boards, network):
@@ -95,11 +136,7 @@ def test_outputs_equal_the_numpy_network_to_float32_precision(boards, network):
 
 
 def test_trained_size_and_a_random_network_agree_too(boards):
-    rng = np.random.default_rng(5)
-    parameters = {"hidden_weights": rng.normal(0, 0.5, (NUM_FEATURES, 40)), "hidden_bias": rng.normal(0, 0.5, 40),
-                  "output_weights": rng.normal(0, 0.5, (40, 5)), "output_bias": rng.normal(0, 0.5, 5)}
-    parameters = {k: v.astype(np.float32).astype(np.float64) for k, v in parameters.items()}
-    network = RaceNetwork(parameters, {"hidden": [40]}, {})
+    network = random_network()
     outside = boards[outside_exact_table(boards)]
     assert np.abs(network.c_network.evaluate(outside) - network.evaluate_batch(outside)).max() < 5e-6
 
@@ -134,8 +171,8 @@ def test_a_wide_table_in_the_tables_is_ignored(boards, network):
     p = network.parameters
     wide = bearoff.race_tables(wide_points=8)
     c = _race_net.RaceNet(p["hidden_weights"], p["hidden_bias"], p["output_weights"].T, p["output_bias"], wide,
-                          bearoff.one_sided_table(6).first_expected)
-    assert np.array_equal(c.inputs(boards[:500]), race_features(boards[:500]))
+                          bearoff.one_sided_table(6).first_expected, network.encoding_version)
+    assert np.array_equal(c.inputs(boards[:500]), race_features(boards[:500], network.encoding_version))
 
 
 def test_pickles_with_its_tables(boards, network):
@@ -205,7 +242,7 @@ def test_evaluators_with_different_networks_run_in_threads_at_once(boards, netwo
 
 
 def test_gammons_the_race_can_no_longer_bring_stay_zero(boards, network):
-    approximation = RaceEvaluator().evaluate_batch(boards)
+    approximation = race_features(boards, network.encoding_version)[:, -5:]  # the network's base
     impossible = approximation[:, 1:] == 0.0
     assert impossible.sum() > 1000
     for values in (network.c_network.evaluate(boards), network.evaluate_batch(boards)):

@@ -304,3 +304,25 @@ def test_candidate_children_are_new_non_exact_best_moves_of_a_seeded_roll():
     assert children[0].tobytes() in best
     np.testing.assert_array_equal(with_candidate_children(sampled, 4, 0, 3).boards, expanded.boards)
     assert not np.array_equal(with_candidate_children(sampled, 5, 0, 3).boards, expanded.boards)
+
+
+def test_late_gammon_saving_starts_are_races_a_few_rolls_from_a_gammon():
+    from bgengine.training.scenarios import SCENARIOS, late_gammon_save
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        board = np.asarray(late_gammon_save(rng)).astype(int)
+        assert classify(board) is PositionClass.RACE
+        sides = sorted((np.maximum(board, 0), np.maximum(-board[::-1], 0)), key=lambda side: side.sum())
+        bearing, saving = sides  # each in its own numbering but the bar slots, which are empty
+        assert 1 <= bearing.sum() <= 8 and saving.sum() == 15
+        assert 1 <= saving[7:].sum() <= 5 and bearing[7:].sum() == 0
+    assert list(SCENARIOS)[-1] == "late_gammon_save"
+
+
+def test_scenario_weights_left_out_are_zero_and_too_many_are_refused():
+    given = GenerationSettings(games=4, scenario_weights=(0.45, 0.12, 0.1, 0.18, 0.15))
+    padded = GenerationSettings(games=4, scenario_weights=(0.45, 0.12, 0.1, 0.18, 0.15, 0.0))
+    np.testing.assert_array_equal(generate_chunk(5, 0, given, set()).boards, generate_chunk(5, 0, padded, set()).boards)
+    with pytest.raises(ValueError, match="scenario weights"):
+        generate_chunk(5, 0, GenerationSettings(games=1, scenario_weights=(1.0,) * 7), set())

@@ -47,7 +47,8 @@ cdef void forward_raw(const Network* net, const int* indices, const float* value
 # Clamp raw outputs into a consistent cumulative 5-vector (gammon <= win, bg <= gammon).
 cdef void make_consistent(const float* raw5, float* out5) noexcept nogil
 
-# Consistent 5-vectors of n boards (26 slots each); finished games get exact values.
+# Consistent 5-vectors of n boards (26 slots each); finished games get exact values, and a
+# side with a checker borne off no gammon to lose.
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil
 

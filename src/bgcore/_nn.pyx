@@ -27,7 +27,7 @@ from libc.math cimport expf
 from libc.string cimport memcmp, memcpy, memset
 
 from bgcore._types cimport checker_t, NUM_SLOTS, NUM_CHECKERS
-from bgcore._board cimport check_boards
+from bgcore._board cimport check_boards, mover_checkers_on_board, opponent_checkers_on_board
 from bgcore._scratch cimport thread_scratch
 
 cnp.import_array()
@@ -950,6 +950,17 @@ cdef void make_consistent(const float* raw5, float* out5) noexcept nogil:
                                  else out5[OUT_LOSE_GAMMON])
 
 
+cdef inline void clear_impossible_gammons(const checker_t* board, float* out5) noexcept nogil:
+    """A side that has borne off a checker can no longer lose a gammon (nor a backgammon): the
+    rule, not the network, says so (a checker hit after bearing off leaves such boards in play)."""
+    if mover_checkers_on_board(board) < NUM_CHECKERS:
+        out5[OUT_LOSE_GAMMON] = 0.0
+        out5[OUT_LOSE_BACKGAMMON] = 0.0
+    if opponent_checkers_on_board(board) < NUM_CHECKERS:
+        out5[OUT_WIN_GAMMON] = 0.0
+        out5[OUT_WIN_BACKGAMMON] = 0.0
+
+
 # Within one search the same mover side comes back board after board (the children of a
 # roll differ only in the checkers that moved), and the hidden sums are added in the order
 # the units are encoded, the mover's own units first. So a thread that holds its networks
@@ -1021,6 +1032,7 @@ cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
         else:
             forward_raw(net, indices, values, active, hidden, raw)
         make_consistent(raw, out5 + b * NUM_OUTPUTS)
+        clear_impossible_gammons(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS)
 
 
 # ----- Python boundary ------------------------------------------------------------------

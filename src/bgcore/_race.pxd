@@ -21,13 +21,25 @@ cdef enum RaceOutcome:
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil
 
+# How soon a side can be done, as the race model has it (the race network's inputs):
+# the mean of its roll distribution, and P(done within k rolls) and P(first checker off
+# within k rolls) for k = 1..RACE_WITHIN (the first-off chances are 1 once a checker is off;
+# within one roll it is exact, by trying the 21 rolls, for a side with checkers outside).
+cdef enum:
+    RACE_WITHIN = 6
+
+ctypedef struct RaceSideSummary:
+    double expected_rolls
+    double finish_within[RACE_WITHIN]
+    double first_off_within[RACE_WITHIN]
+
 # race_probabilities telling how it got the 5-vector, and for the race network's inputs
 # (when not NULL; player on roll first, unless the board has contact): each side's
-# expected rolls to bear off as the race model has them (the mean of its roll
-# distribution) and each side's counts.
+# summary and each side's counts. ``first_roll_exact``: a side bearing in with all 15 on
+# the board gets its first-off chance for the next roll exact in the 5-vector too.
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
-                               float* out, double* expected_rolls,
-                               SideCounts* sides) noexcept nogil
+                               float* out, RaceSideSummary* summaries,
+                               SideCounts* sides, bint first_roll_exact) noexcept nogil
 
 # The Python owner of a RaceTableSet: keeps the arrays alive, never changes after __init__.
 cdef class RaceTables:

@@ -286,22 +286,126 @@ cdef double mean_rolls(const Distribution* rolls) noexcept nogil:
     return total
 
 
-cdef void side_expected_rolls(const RaceTableSet* tables, const SideCounts* side,
-                              double* expected) noexcept nogil:
-    """The race model's expected rolls for one side to bear off."""
+cdef void summarise(const Distribution* rolls, const Distribution* first,
+                    RaceSideSummary* summary) noexcept nogil:
+    """A side's RaceSideSummary from its roll and first-off distributions (the
+    cumulative chances summed in order of rolls)."""
+    cdef double finish = 0.0, first_off = 0.0
+    cdef int k
+    summary.expected_rolls = mean_rolls(rolls)
+    for k in range(RACE_WITHIN + 1):
+        if k < rolls.length:
+            finish += rolls.p[k]
+        if k < first.length:
+            first_off += first.p[k]
+        if k > 0:
+            summary.finish_within[k - 1] = finish
+            summary.first_off_within[k - 1] = first_off
+
+
+cdef bint bears_off_with(int* counts, const int* dice, int count, int used) noexcept nogil:
+    """Whether the side (``counts`` on its points 1..25, all 15 on the board) can bear a
+    checker off playing ``dice[used:count]`` in that order. Moves commute in a race (no
+    blocks, no hits), so outside checkers are brought in first; then a die bears off a
+    checker from its own point, or the highest one when none is higher, or moves a home
+    checker on. (The rule that a roll must be played in full is not checked: a play that
+    bears off can nearly always finish the roll.)"""
+    if used == count:
+        return False
+    cdef int die = dice[used], p, highest = NUM_SLOTS - 1
+    while highest > 0 and counts[highest] == 0:
+        highest -= 1
+    cdef bint home = highest <= HOME_POINTS
+    if home and (counts[die] > 0 or highest < die):
+        return True
+    cdef bint found = False
+    for p in range(highest, die, -1):
+        if counts[p] == 0:
+            continue
+        if not home and p <= HOME_POINTS:
+            break  # outside checkers first
+        counts[p] -= 1
+        counts[p - die] += 1
+        found = bears_off_with(counts, dice, count, used + 1)
+        counts[p] += 1
+        counts[p - die] -= 1
+        if found:
+            return True
+    return False
+
+
+cdef double first_off_next_roll(const SideCounts* side) noexcept nogil:
+    """The exact chance that a side with all 15 on the board and checkers outside bears a
+    checker off with its next roll (0 when its outside checkers need more than three dice
+    to come home): each of the 21 rolls tried (a non-double in both orders)."""
+    cdef int counts[NUM_SLOTS]
+    cdef int dice[4]
+    cdef int p, r, k, needed = 0
+    for p in range(NUM_SLOTS):
+        counts[p] = side.counts[p]
+        if p > HOME_POINTS:
+            needed += side.counts[p] * ((p - 1) // HOME_POINTS)  # at least one die of 6 per six points
+    if needed > 3:
+        return 0.0
+    cdef double chance = 0.0
+    cdef bint found
+    for r in range(NUM_ROLLS):
+        if ROLL_LOW[r] == ROLL_HIGH[r]:
+            for k in range(4):
+                dice[k] = ROLL_LOW[r]
+            found = bears_off_with(counts, dice, 4, 0)
+        else:
+            dice[0], dice[1] = ROLL_HIGH[r], ROLL_LOW[r]
+            found = bears_off_with(counts, dice, 2, 0)
+            if not found:
+                dice[0], dice[1] = ROLL_LOW[r], ROLL_HIGH[r]
+                found = bears_off_with(counts, dice, 2, 0)
+        if found:
+            chance += ROLL_WEIGHT[r]
+    return chance / 36.0
+
+
+cdef void side_summary(const RaceTableSet* tables, const SideCounts* side,
+                       RaceSideSummary* summary) noexcept nogil:
+    """The race model's summary of one side (see RaceSideSummary), its first-off
+    distribution's first roll exact (``exact_first_roll``)."""
     cdef Distribution rolls, first, escape
     side_distributions(tables, side, &rolls, &first, &escape)
-    expected[0] = mean_rolls(&rolls)
+    exact_first_roll(side, &first)
+    summarise(&rolls, &first, summary)
+
+
+cdef void exact_first_roll(const SideCounts* side, Distribution* first) noexcept nogil:
+    """For a side with all 15 on the board and checkers outside, the first-off distribution
+    with its chance for the next roll made exact (``first_off_next_roll``; the pip bank's is
+    a guess there, home sides' is the table's) and the later rolls scaled to the rest."""
+    if side.on_board != NUM_CHECKERS or side.highest <= HOME_POINTS:
+        return
+    cdef double exact = first_off_next_roll(side)
+    cdef double later = 0.0
+    cdef int k
+    for k in range(2, first.length):
+        later += first.p[k]
+    if later > 0.0:
+        for k in range(2, first.length):
+            first.p[k] *= (1.0 - exact) / later
+    else:  # all the guess's mass on the next roll: the rest one roll later
+        for k in range(first.length, 3):
+            first.p[k] = 0.0
+        first.length = max(first.length, 3)
+        first.p[2] = 1.0 - exact
+    first.p[0] = 0.0
+    first.p[1] = exact
 
 
 cdef int race_probabilities(const RaceTableSet* tables, const checker_t* board,
                             float* out) noexcept nogil:
-    return 0 if race_estimate(tables, board, out, NULL, NULL) != RACE_CONTACT else -1
+    return 0 if race_estimate(tables, board, out, NULL, NULL, False) != RACE_CONTACT else -1
 
 
 cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* board,
-                               float* out, double* expected_rolls,
-                               SideCounts* sides) noexcept nogil:
+                               float* out, RaceSideSummary* summaries,
+                               SideCounts* sides, bint first_roll_exact) noexcept nogil:
     cdef Phase phase = phase_of(board)
     cdef SideCounts mover, opponent
     if phase == PHASE_CONTACT:
@@ -320,9 +424,9 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
             out[0] = min(1.0, exact)
             out[1] = out[2] = out[3] = out[4] = 0.0
     if exact >= 0.0:
-        if expected_rolls != NULL:
-            side_expected_rolls(tables, &mover, expected_rolls)
-            side_expected_rolls(tables, &opponent, expected_rolls + 1)
+        if summaries != NULL:
+            side_summary(tables, &mover, summaries)
+            side_summary(tables, &opponent, summaries + 1)
         return RACE_EXACT
     cdef Distribution mover_rolls, mover_first, mover_escape
     cdef Distribution opponent_rolls, opponent_first, opponent_escape
@@ -330,9 +434,12 @@ cdef RaceOutcome race_estimate(const RaceTableSet* tables, const checker_t* boar
         return RACE_CONTACT
     if side_distributions(tables, &opponent, &opponent_rolls, &opponent_first, &opponent_escape) < 0:
         return RACE_CONTACT
-    if expected_rolls != NULL:
-        expected_rolls[0] = mean_rolls(&mover_rolls)
-        expected_rolls[1] = mean_rolls(&opponent_rolls)
+    if first_roll_exact:
+        exact_first_roll(&mover, &mover_first)
+        exact_first_roll(&opponent, &opponent_first)
+    if summaries != NULL:  # (without first_roll_exact, for version-1 inputs: no within-k chances)
+        summarise(&mover_rolls, &mover_first, summaries)
+        summarise(&opponent_rolls, &opponent_first, summaries + 1)
     # The player on roll finishing on his i-th roll wins if the opponent needs >= i rolls;
     # the opponent finishing on his j-th roll wins if the player on roll needs >= j + 1.
     cdef double win = min(1.0, max(0.0, first_finisher_chance(&mover_rolls, &opponent_rolls, 0)))
@@ -404,10 +511,13 @@ cdef class RaceTables:
             return self.recipe
         return (RaceTables, self.arrays)
 
-    def race_probabilities_batch(self, const checker_t[:, ::1] boards, float[:, ::1] out):
+    def race_probabilities_batch(self, const checker_t[:, ::1] boards, float[:, ::1] out,
+                                 bint first_roll_exact=False):
         """Fill out[i] with the race 5-vector of boards[i] (player on roll's view, before
         the roll). Returns a bool array: False where a board has contact (its row is then
-        NaN). Impossible boards raise ValueError."""
+        NaN). Impossible boards raise ValueError. ``first_roll_exact``: the first-off
+        distributions of sides bearing in with all 15 on the board get their next roll's
+        chance exact (the race network's base from inputs version 2 on)."""
         if boards.shape[1] != NUM_SLOTS or out.shape[1] != 5 or out.shape[0] != boards.shape[0]:
             raise ValueError("boards must be n x 26 int8 and out n x 5 float32")
         cdef Py_ssize_t i, n = boards.shape[0]
@@ -418,7 +528,7 @@ cdef class RaceTables:
         cdef int k
         with nogil:
             for i in range(n):
-                if race_probabilities(&self.c, &boards[i, 0], &out[i, 0]) == 0:
+                if race_estimate(&self.c, &boards[i, 0], &out[i, 0], NULL, NULL, first_roll_exact) != RACE_CONTACT:
                     ok_view[i] = True
                 else:
                     for k in range(5):
@@ -458,16 +568,35 @@ cdef class RaceTables:
         """Expected rolls to bear off of one side of each race board (as the race evaluation
         models them): the player on roll's, or the opponent's when ``opponent_side``.
         Impossible boards raise ValueError."""
+        return self.side_summaries_batch(boards, opponent_side)[:, 0]
+
+    def side_summaries_batch(self, const checker_t[:, ::1] boards, bint opponent_side):
+        """(n, 1 + 2 * RACE_WITHIN) summaries of one side of each race board, as the race
+        evaluation models it (the player on roll's, or the opponent's when
+        ``opponent_side``): expected rolls to bear off, then P(done within k rolls) and
+        P(first checker off within k rolls) for k = 1..RACE_WITHIN. Impossible boards
+        raise ValueError."""
         if boards.shape[1] != NUM_SLOTS:
             raise ValueError("boards must be n x 26 int8")
         cdef Py_ssize_t i, n = boards.shape[0]
         if n:
             check_boards(&boards[0, 0], n)
-        result = np.empty(n, dtype=np.float64)
-        cdef double[::1] out = result
+        result = np.empty((n, 1 + 2 * RACE_WITHIN), dtype=np.float64)
+        cdef double[:, ::1] out = result
         cdef SideCounts mover, opponent
+        cdef RaceSideSummary summary
+        cdef int k
         with nogil:
             for i in range(n):
                 read_sides(&boards[i, 0], &mover, &opponent)
-                side_expected_rolls(&self.c, &opponent if opponent_side else &mover, &out[i])
+                side_summary(&self.c, &opponent if opponent_side else &mover, &summary)
+                out[i, 0] = summary.expected_rolls
+                for k in range(RACE_WITHIN):
+                    out[i, 1 + k] = summary.finish_within[k]
+                    out[i, 1 + RACE_WITHIN + k] = summary.first_off_within[k]
         return result
+
+
+def race_within():
+    """RACE_WITHIN: how many rolls ahead a side summary's cumulative chances look."""
+    return RACE_WITHIN

@@ -13,6 +13,7 @@ class RaceNet:
     output_bias: np.ndarray
     tables: RaceTables
     first_expected: np.ndarray
+    encoding_version: int
     def __init__(
         self,
         hidden_weights: Any,
@@ -21,10 +22,11 @@ class RaceNet:
         output_bias: Any,
         tables: RaceTables,
         first_expected: Any,
+        encoding_version: int = 2,
     ) -> None: ...
     @property
     def num_hidden(self) -> int: ...
     def inputs(self, boards: Any) -> np.ndarray: ...
     def evaluate(self, boards: Any) -> np.ndarray: ...
 
-def num_inputs() -> int: ...
+def num_inputs(encoding_version: int = 2) -> int: ...

@@ -2,12 +2,14 @@
 """The race network in C: the inputs of ``bgengine.evaluation.race_features`` and the
 forward pass of ``bgengine.evaluation.race_network``, for the engine's kernels.
 
-Inputs (encoding "race-features" version 1; the Python module's docstring names each):
+Inputs (encoding "race-features" version 2; the Python module's docstring names each):
 per side, from its own numbering, four units per point 1..24, then off, any off, pips,
 the race model's expected rolls, home, the six-point table's expected rolls and wastage
 when home, its expected rolls to the first checker off when home with 15 on the board,
-outside checkers, crossovers, pips to home and the furthest checker; then the pip lead
-and the race approximation's 5-vector. Each value is computed in double precision and
+outside checkers, crossovers, pips to home, the furthest checker, and the race model's
+chances to be done and to have a checker off within 1..6 rolls; then the pip lead
+and the race approximation's 5-vector (from version 2 on with the next roll's first-off
+chances exact). Each value is computed in double precision and
 stored as float32, as the numpy code does, so both give the same inputs.
 
 Network: one sigmoid hidden layer; output k is sigmoid(network logit + logit of the
@@ -26,7 +28,7 @@ from bgcore._evaluator cimport EVALUATION_OK, EVALUATION_FAILED
 from bgcore._nn cimport make_consistent
 from bgcore._bearoff_index cimport HOME_POINTS, one_sided_rank
 from bgcore._bearoff_tables cimport SideCounts
-from bgcore._race cimport RaceTables, RACE_CONTACT, RACE_EXACT, race_estimate
+from bgcore._race cimport RaceTables, RaceSideSummary, RACE_CONTACT, RACE_EXACT, RACE_WITHIN, race_estimate
 
 from bgcore._nn import checked_boards, checked_weights
 
@@ -51,11 +53,12 @@ cdef inline void put(RaceInputs* inputs, int index, float value) noexcept nogil:
     inputs.count += 1
 
 
-cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double model_rolls,
+cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, const RaceSideSummary* summary,
                       int base, RaceInputs* inputs) noexcept nogil:
     """Append the inputs of one side from index ``base`` on (see the module docstring, in
-    order): the point units that are not 0, then every race feature."""
-    cdef int p, n, u, pips = 0, outside = 0, crossovers = 0, to_home = 0
+    order): the point units that are not 0, then every race feature (the within-k
+    chances only when not 0)."""
+    cdef int p, n, u, k, pips = 0, outside = 0, crossovers = 0, to_home = 0
     for p in range(1, side.highest + 1):  # nothing above the furthest checker
         n = side.counts[p]
         if n == 0:
@@ -90,7 +93,7 @@ cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double mod
     put(inputs, u, <float>(off / <double>NUM_CHECKERS))
     put(inputs, u + 1, 1.0 if off > 0 else 0.0)
     put(inputs, u + 2, <float>(pips / 150.0))
-    put(inputs, u + 3, <float>(model_rolls / 20.0))
+    put(inputs, u + 3, <float>(summary.expected_rolls / 20.0))
     put(inputs, u + 4, 1.0 if home else 0.0)
     put(inputs, u + 5, <float>(home_rolls / 10.0))
     put(inputs, u + 6, <float>(wastage / 10.0))
@@ -99,6 +102,14 @@ cdef void side_inputs(const RaceNetwork* net, const SideCounts* side, double mod
     put(inputs, u + 9, <float>(crossovers / 30.0))
     put(inputs, u + 10, <float>(to_home / 100.0))
     put(inputs, u + 11, <float>(side.highest / 25.0))
+    if net.side_inputs == RACE_SIDE_INPUTS_V1:
+        return
+    for k in range(RACE_WITHIN):
+        if summary.finish_within[k] != 0.0:
+            put(inputs, u + 12 + k, <float>summary.finish_within[k])
+    for k in range(RACE_WITHIN):
+        if summary.first_off_within[k] != 0.0:
+            put(inputs, u + 12 + RACE_WITHIN + k, <float>summary.first_off_within[k])
 
 
 cdef inline int pip_count(const SideCounts* side) noexcept nogil:
@@ -110,19 +121,20 @@ cdef inline int pip_count(const SideCounts* side) noexcept nogil:
 
 cdef RaceOutcome race_inputs(const RaceNetwork* net, const checker_t* board,
                              RaceInputs* inputs) noexcept nogil:
-    cdef double expected[2]
+    cdef RaceSideSummary summaries[2]
     cdef float approximation[NUM_OUTPUTS]
     cdef SideCounts sides[2]
-    cdef RaceOutcome outcome = race_estimate(&net.tables, board, approximation, expected, sides)
+    cdef RaceOutcome outcome = race_estimate(&net.tables, board, approximation, summaries, sides,
+                                             net.side_inputs != RACE_SIDE_INPUTS_V1)
     if outcome == RACE_CONTACT:
         return outcome
     cdef int k
     inputs.count = 0
-    side_inputs(net, &sides[0], expected[0], 0, inputs)
-    side_inputs(net, &sides[1], expected[1], RACE_SIDE_INPUTS, inputs)
-    put(inputs, 2 * RACE_SIDE_INPUTS, <float>((pip_count(&sides[1]) - pip_count(&sides[0])) / 100.0))
+    side_inputs(net, &sides[0], &summaries[0], 0, inputs)
+    side_inputs(net, &sides[1], &summaries[1], net.side_inputs, inputs)
+    put(inputs, 2 * net.side_inputs, <float>((pip_count(&sides[1]) - pip_count(&sides[0])) / 100.0))
     for k in range(NUM_OUTPUTS):
-        put(inputs, RACE_INPUTS - NUM_OUTPUTS + k, approximation[k])
+        put(inputs, net.num_inputs - NUM_OUTPUTS + k, approximation[k])
     return outcome
 
 
@@ -271,12 +283,13 @@ cdef class RaceNet:
     ``tables`` (a RaceTables; its six-point and two-sided tables are used, a wide table is
     ignored, as in training) and the six-point table's ``first_expected`` array (expected
     rolls to the first checker off, by rank from the first rank with 15 checkers).
-    Read-only once made; share it between threads freely."""
+    ``encoding_version``: the inputs the weights were made for (2, the current ones, or 1,
+    without the within-k chances). Read-only once made; share it between threads freely."""
 
     def __init__(self, hidden_weights, hidden_bias, output_weights, output_bias,
-                 RaceTables tables not None, first_expected):
+                 RaceTables tables not None, first_expected, int encoding_version=2):
         hw, hb, ow, ob = checked_weights(hidden_weights, hidden_bias, output_weights, output_bias,
-                                         RACE_INPUTS, RACE_MAX_HIDDEN)
+                                         num_inputs(encoding_version), RACE_MAX_HIDDEN)
         first = np.ascontiguousarray(first_expected, dtype=np.float64)
         home = &tables.c.home
         if first.ndim != 1 or first.shape[0] != home.size - home.full_start:
@@ -293,6 +306,9 @@ cdef class RaceNet:
         self.net.tables = tables.c
         self.net.tables.wide.points = 0
         self.net.first_expected = &first_view[0]
+        self.encoding_version = encoding_version
+        self.net.side_inputs = RACE_SIDE_INPUTS if encoding_version == 2 else RACE_SIDE_INPUTS_V1
+        self.net.num_inputs = num_inputs(encoding_version)
         self.net.num_hidden = hw.shape[1]
         self.net.hidden_weights = &hw_view[0, 0]
         self.net.hidden_bias = &hb_view[0]
@@ -301,18 +317,18 @@ cdef class RaceNet:
 
     def __reduce__(self):
         return (RaceNet, (self.hidden_weights, self.hidden_bias, self.output_weights,
-                          self.output_bias, self.tables, self.first_expected))
+                          self.output_bias, self.tables, self.first_expected, self.encoding_version))
 
     @property
     def num_hidden(self):
         return self.net.num_hidden
 
     def inputs(self, boards):
-        """(n, RACE_INPUTS) float32 inputs of (n, 26) boards without contact (ValueError
-        naming a board with contact or an impossible one)."""
+        """(n, num_inputs(encoding_version)) float32 inputs of (n, 26) boards without
+        contact (ValueError naming a board with contact or an impossible one)."""
         cdef const checker_t[:, ::1] view = checked_boards(boards)
         cdef Py_ssize_t b, n = view.shape[0]
-        out = np.zeros((n, RACE_INPUTS), dtype=np.float32)
+        out = np.zeros((n, self.net.num_inputs), dtype=np.float32)
         cdef float[:, ::1] out_view = out
         cdef Py_ssize_t contact = -1
         cdef RaceInputs inputs
@@ -345,6 +361,10 @@ cdef class RaceNet:
         return out
 
 
-def num_inputs():
-    """Length of the race network's input vector."""
-    return RACE_INPUTS
+def num_inputs(int encoding_version=2):
+    """Length of the race network's input vector in an encoding version (1 or 2)."""
+    if encoding_version == 2:
+        return RACE_INPUTS
+    if encoding_version == 1:
+        return RACE_INPUTS_V1
+    raise ValueError(f"race encoding versions are 1 and 2, got {encoding_version}")

@@ -61,13 +61,18 @@ class RaceEvaluator:
             raise NotARaceError("the position still has contact; race evaluation needs none")
         return np.array(values, dtype=np.float32)
 
-    def evaluate_batch(self, boards: Any) -> np.ndarray:
-        """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array."""
+    def evaluate_batch(self, boards: Any, *, first_roll_exact: bool = False) -> np.ndarray:
+        """An (n, 5) float32 array for n race boards: Positions or an (n, 26) int8 array.
+
+        ``first_roll_exact``: a side bearing in with all 15 on the board gets the chance to
+        bear a checker off with its next roll exact (the 21 rolls tried) instead of the pip
+        bank's guess, the rest of its first-off distribution scaled to fit (the race
+        network's base from its inputs' version 2 on)."""
         checked = _int8_boards(boards)
         tables = self.tables()
         out = np.empty((checked.shape[0], 5), dtype=np.float32)
         try:
-            done = tables.race_probabilities_batch(checked, out)
+            done = tables.race_probabilities_batch(checked, out, first_roll_exact)
         except ValueError as error:  # the core's check: not a possible position
             raise InvalidPositionError(str(error)) from None
         if not done.all():

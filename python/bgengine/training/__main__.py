@@ -14,9 +14,10 @@ from bgengine.training.labels import HARD_PLAN, TRUTH_PLAN
 from bgengine.training.positions import GenerationSettings
 from bgengine.training.scenarios import HARD_SCENARIOS
 from bgengine.evaluation.network_weights import ENCODINGS
+from bgengine.evaluation.race_features import VERSIONS as RACE_VERSIONS
 from bgengine.training.corpus import SPLIT_EVERY
 from bgengine.training.fit_job import (DEFAULT_DATA, DEFAULT_TRUTH, DISTILL_DATA, KINDS, POSITION_CLASSES, evaluator_kind,
-                                      fit_network)
+                                      fit_network, race_kind)
 from bgengine.training.supervised import LOSSES, SCHEDULES, FitSettings
 
 
@@ -76,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--race-teacher", type=Path,
                          help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
-                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race)")
+                         help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race,"
+                         " late gammon-saving race; those not given: 0)")
     distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
     distill.add_argument("--workers", type=int, default=1)
     relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
@@ -100,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
                      help="a label directory whose training and validation positions count TIMES times (repeat; read before --data,"
                           " so its label wins a board that several directories hold)")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
+    fit.add_argument("--race-encoding", type=int, choices=RACE_VERSIONS, default=RACE_VERSIONS[-1],
+                     help="--class race: the race-features version of the inputs (1: without the within-k chances)")
     fit.add_argument("--encoding", type=int, choices=ENCODINGS, default=1,
                      help="input encoding of the network (--class evaluator; --init weights are widened to it)")
     fit.add_argument("--position-class", choices=tuple(POSITION_CLASSES), default="all",
@@ -122,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
                                anchor=args.anchor, schedule=args.schedule)
         if args.kind != "evaluator" and (args.encoding != 1 or args.position_class != "all"):
             parser.error("--encoding and --position-class apply to --class evaluator only")
-        kind = evaluator_kind(args.encoding, args.position_class) if args.kind == "evaluator" else KINDS[args.kind]
+        if args.kind != "race" and args.race_encoding != RACE_VERSIONS[-1]:
+            parser.error("--race-encoding applies to --class race only")
+        kind = (evaluator_kind(args.encoding, args.position_class) if args.kind == "evaluator"
+                else race_kind(args.race_encoding) if args.kind == "race" else KINDS[args.kind])
         try:
             repeats = {Path(directory): int(times) for directory, times in args.weighted_data}
         except ValueError:

@@ -43,7 +43,7 @@ from bgengine.evaluation.contact_network import contact_encoding, contact_inputs
 from bgengine.evaluation.correction_network import Parameters, corrected
 from bgengine.evaluation.evaluator import default_evaluator
 from bgengine.evaluation.race import RaceEvaluator
-from bgengine.evaluation.race_features import race_features
+from bgengine.evaluation.race_features import ENCODING_VERSION, race_features
 from bgengine.evaluation.network_weights import (dense_inputs, load_network, network_encoding, network_parameters,
                                                  save_network_weights, widened)
 from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
@@ -83,9 +83,15 @@ class NetworkKind:
         return self.weights_name or f"{self.name}_weights"
 
 
-def _race_inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    features = race_features(boards)
-    return features, race_offsets(features)
+def race_kind(version: int = ENCODING_VERSION) -> NetworkKind:
+    """The race network on race-features ``version`` (1 or 2), correcting the race approximation."""
+    def inputs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        features = race_features(boards, version)
+        return features, race_offsets(features)
+
+    return NetworkKind("race", (PositionClass.RACE,), inputs, functools.partial(save_race_network, version=version),
+                       lambda: {"name": RACE_ENCODING["name"], "version": version},
+                       lambda boards: RaceEvaluator().evaluate_batch(boards), "race_approximation")
 
 
 def _base_network() -> Any:
@@ -115,8 +121,7 @@ def evaluator_kind(encoding: int = 1, position_class: str = "all") -> NetworkKin
 
 
 KINDS = {
-    "race": NetworkKind("race", (PositionClass.RACE,), _race_inputs, save_race_network, lambda: RACE_ENCODING,
-                        lambda boards: RaceEvaluator().evaluate_batch(boards), "race_approximation"),
+    "race": race_kind(),
     "contact": NetworkKind(
         "contact", (PositionClass.CONTACT, PositionClass.CRASHED),
         lambda boards: contact_inputs(boards, _base_network()),

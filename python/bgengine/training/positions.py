@@ -80,11 +80,15 @@ def generate_chunk(seed: int, chunk: int, settings: GenerationSettings, seen: se
                    scenarios: Mapping[str, Callable[[np.random.Generator], Position]] = SCENARIOS) -> Shard:
     """One chunk of new, classified, non-exact positions; adds them to ``seen``.
 
-    ``scenarios``: the start kinds, weighted by ``settings.scenario_weights`` in their order.
+    ``scenarios``: the start kinds, weighted by ``settings.scenario_weights`` in their order
+    (kinds beyond the weights given get none, so older settings make the same chunks).
     """
     rng = chunk_rng(seed, chunk)
     names = list(scenarios)
     weights = np.asarray(settings.scenario_weights, dtype=float)
+    if len(weights) > len(names):
+        raise ValueError(f"{len(weights)} scenario weights for {len(names)} scenarios")
+    weights = np.concatenate([weights, np.zeros(len(names) - len(weights))])  # later kinds: 0 unless given
     boards, classes, found_tags, sources = [], [], [], []
     for _ in range(settings.games):
         source = int(rng.choice(len(names), p=weights / weights.sum()))

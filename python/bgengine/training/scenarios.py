@@ -98,6 +98,20 @@ def gammon_save_race(rng: np.random.Generator) -> Position:
     return _either_on_roll(rng, home, outside)
 
 
+def late_gammon_save(rng: np.random.Generator) -> Position:
+    """The end of a gammon race: one side home with 1..8 checkers left (a few rolls from
+    done), the other with all 15 on the board, 1..5 of them outside up to the 7..16-point:
+    whether it gets a checker off in time turns on the dice it needs, which the race
+    model's pip bank blurs."""
+    bearing, saving = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    _spread(rng, bearing, int(rng.integers(1, 9)), range(1, 7))
+    furthest = int(rng.integers(7, 17))
+    saving[furthest] = 1
+    _spread(rng, saving, int(rng.integers(0, 5)), range(7, furthest + 1))
+    _spread(rng, saving, 15 - int(saving.sum()), range(1, 7))
+    return _either_on_roll(rng, bearing, saving)
+
+
 def uneven_race(rng: np.random.Generator) -> Position:
     """A race of any length and lead: each side's furthest checker on a random point (the two
     leave no contact), 0..3 checkers already off each."""
@@ -178,6 +192,7 @@ SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "closed_out": closed_out,
     "long_race": long_race,
     "gammon_save_race": gammon_save_race,
+    "late_gammon_save": late_gammon_save,
 }
 
 #: Start kinds of the race-only job (no contact can come back, so every game stays a race).
