@@ -31,8 +31,8 @@ from engine_networks import chosen_evaluator  # noqa: E402
 from judge_data import git_commit  # noqa: E402
 
 from bgengine.evaluation.evaluator import default_evaluator, evaluator_identity  # noqa: E402
-from bgengine.probabilities import equity  # noqa: E402
 from bgengine.training.dataset import load_shard, shard_paths  # noqa: E402
+from bgengine.training.errors import absolute_errors  # noqa: E402
 
 DEFAULT_TRUTH = Path("/work/data/bgengine/truth-x1")
 MEASURES = ("equity", "win", "win_gammon", "lose_gammon")
@@ -48,13 +48,6 @@ def truth_labels(root: Path) -> tuple[np.ndarray, np.ndarray, list[str], np.ndar
     trials = sorted({int(shard.meta["plan"]["contact"]["trials"]) for shard in shards})
     return (np.concatenate([s.boards for s in shards]), np.concatenate([s.probabilities for s in shards]),
             categories, np.concatenate([s.equity_standard_errors for s in shards]), trials)
-
-
-def absolute_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-position absolute errors of each measure."""
-    return {"equity": np.abs(equity(estimates) - equity(labels)), "win": np.abs(estimates[:, 0] - labels[:, 0]),
-            "win_gammon": np.abs(estimates[:, 1] - labels[:, 1]),
-            "lose_gammon": np.abs(estimates[:, 3] - labels[:, 3])}
 
 
 def score(evaluator, boards: np.ndarray, plies: int) -> np.ndarray:

@@ -11,16 +11,17 @@ import numpy as np
 from bgengine.probabilities import equity
 
 
+def absolute_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, np.ndarray]:
+    """Per position, |estimate - label| of the equity, the win rate and each gammon rate."""
+    estimates, labels = np.asarray(estimates, np.float64), np.asarray(labels, np.float64)
+    difference = np.abs(estimates - labels)
+    return {"equity": np.abs(equity(estimates) - equity(labels)), "win": difference[:, 0],
+            "win_gammon": difference[:, 1], "lose_gammon": difference[:, 3]}
+
+
 def mean_absolute_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     """Mean |estimate - label| of the equity, the win rate, each gammon rate and both
     gammon rates together (the mean of the win-gammon and lose-gammon errors)."""
-    estimates, labels = np.asarray(estimates, np.float64), np.asarray(labels, np.float64)
-    difference = np.abs(estimates - labels)
-    return {
-        "n": int(len(labels)),
-        "equity": float(np.abs(equity(estimates) - equity(labels)).mean()),
-        "win": float(difference[:, 0].mean()),
-        "win_gammon": float(difference[:, 1].mean()),
-        "lose_gammon": float(difference[:, 3].mean()),
-        "gammon": float(difference[:, [1, 3]].mean()),
-    }
+    errors = absolute_errors(estimates, labels)
+    return {"n": int(len(errors["equity"])), **{name: float(values.mean()) for name, values in errors.items()},
+            "gammon": float((errors["win_gammon"].mean() + errors["lose_gammon"].mean()) / 2)}
