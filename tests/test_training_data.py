@@ -195,6 +195,15 @@ def test_truth_set_fills_every_category_interleaved_and_resumes(tmp_path: Path):
     assert len(shard_paths(tmp_path / "whole" / "labels")) == 3
 
 
+def test_truth_workers_split_the_shards_and_together_make_the_same_set(tmp_path: Path):
+    quotas = {"back_game": 2, "closed_out": 2, "crashed": 2, "race": 2, "contact": 2}
+    build_truth(tmp_path / "whole", 9, quotas, plan=TINY_PLAN, shard_size=4)
+    build_truth(tmp_path / "split", 9, quotas, plan=TINY_PLAN, shard_size=4, worker=1, workers=2)
+    assert [p.name for p in shard_paths(tmp_path / "split" / "labels")] == ["shard-00001.npz"]
+    build_truth(tmp_path / "split", 9, quotas, plan=TINY_PLAN, shard_size=4, worker=0, workers=2)
+    _same_shards(tmp_path / "whole", tmp_path / "split")
+
+
 def test_the_truth_command_takes_the_contact_trials(tmp_path: Path):
     from bgengine.training.__main__ import main
     from bgengine.training.pipeline import TRUTH_GENERATION, select_truth_positions

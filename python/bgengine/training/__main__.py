@@ -26,6 +26,13 @@ def log(message: str) -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}", flush=True)
 
 
+def _add_worker_arguments(parser: argparse.ArgumentParser, units: str) -> None:
+    """``--worker``/``--workers``: independent processes share a job's chunks or shards by index."""
+    parser.add_argument("--worker", type=int, default=0,
+                        help=f"this process makes the {units} with index %% workers == worker")
+    parser.add_argument("--workers", type=int, default=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command and run the job on one thread (rollouts run on a one-worker pool)."""
     parser = argparse.ArgumentParser(prog="python -m bgengine.training")
@@ -41,12 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     truth.add_argument("--trials", type=int, default=TRUTH_PLAN.contact.trials,
                        help="full-game trials (variance reduction) per contact or crashed position (races: always "
                             f"{TRUTH_PLAN.race.trials})")
+    _add_worker_arguments(truth, "shards")
     races = jobs.add_parser("races", help="race-only positions and labels (independent chunks)")
     races.add_argument("--out", type=Path, required=True)
     races.add_argument("--seed", type=int, required=True)
     races.add_argument("--chunks", type=int, required=True)
-    races.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
-    races.add_argument("--workers", type=int, default=1)
+    _add_worker_arguments(races, "chunks")
     hard = jobs.add_parser("hard", help="back, holding and closed-out games rolled out to the end (independent chunks)")
     hard.add_argument("--out", type=Path, required=True)
     hard.add_argument("--seed", type=int, required=True)
@@ -59,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     hard.add_argument("--scenario-weights", type=float, nargs=len(HARD_SCENARIOS), default=list(HARD_GENERATION.scenario_weights),
                       help="relative frequency of each start (back game, closed out, holding game, closed-out bear-off,"
                            " containment ending)")
-    hard.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
-    hard.add_argument("--workers", type=int, default=1)
+    _add_worker_arguments(hard, "chunks")
     distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")
     distill.add_argument("--out", type=Path, required=True)
     distill.add_argument("--seed", type=int, required=True)
@@ -79,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race,"
                          " late gammon-saving race; those not given: 0)")
-    distill.add_argument("--worker", type=int, default=0, help="this process makes chunks c with c %% workers == worker")
-    distill.add_argument("--workers", type=int, default=1)
+    _add_worker_arguments(distill, "chunks")
     relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
     relabel.add_argument("--data", type=Path, required=True, help="a label directory")
     relabel.add_argument("--out", type=Path, required=True)
@@ -89,8 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     relabel.add_argument("--teacher", type=Path, help="the teacher's weights (default: the shipped network)")
     relabel.add_argument("--race-teacher", type=Path,
                          help="race network weights valuing races at the teacher's leaves (default: the race approximation)")
-    relabel.add_argument("--worker", type=int, default=0, help="this process takes every WORKERS-th shard from WORKER on")
-    relabel.add_argument("--workers", type=int, default=1)
+    _add_worker_arguments(relabel, "shards")
     fit = jobs.add_parser("fit", help="supervised training of a network on the labels (resumes from OUT)")
     fit.add_argument("--class", dest="kind", choices=sorted(KINDS), required=True)
     fit.add_argument("--out", type=Path, required=True)
@@ -164,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             build_races(args.out, args.seed, range(args.worker, args.chunks, args.workers), executor=executor, log=log)
         else:
             plan = replace(TRUTH_PLAN, contact=replace(TRUTH_PLAN.contact, trials=args.trials))
-            build_truth(args.out, args.seed, plan=plan, executor=executor, log=log)
+            build_truth(args.out, args.seed, plan=plan, executor=executor, log=log, worker=args.worker,
+                        workers=args.workers)
     log("done")
     return 0
 

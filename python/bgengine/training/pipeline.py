@@ -248,9 +248,11 @@ def select_truth_positions(seed: int, quotas: dict[str, int], generation: Genera
 
 def build_truth(root: Path, seed: int, quotas: dict[str, int] = TRUTH_QUOTAS,
                 generation: GenerationSettings = TRUTH_GENERATION, plan: LabelPlan = TRUTH_PLAN,
-                shard_size: int = TRUTH_SHARD_SIZE, executor: cf.Executor | None = None, log: Log = _quiet) -> None:
+                shard_size: int = TRUTH_SHARD_SIZE, executor: cf.Executor | None = None, log: Log = _quiet,
+                worker: int = 0, workers: int = 1) -> None:
     """Select the truth positions (``root/positions.npz``) and label them in shards
-    (``root/labels``), skipping whatever is already made."""
+    (``root/labels``), skipping whatever is already made; this process labels the shards whose
+    index is ``worker`` modulo ``workers`` (a shard's labels depend only on the seed and its index)."""
     positions_path = Path(root) / "positions.npz"
     if positions_path.exists():
         selected = load_shard(positions_path)
@@ -260,7 +262,7 @@ def build_truth(root: Path, seed: int, quotas: dict[str, int] = TRUTH_QUOTAS,
         log(f"truth positions: {describe(selected)}")
     for index, start in enumerate(range(0, len(selected), shard_size)):
         labels_path = shard_path(Path(root) / "labels", index)
-        if labels_path.exists():
+        if labels_path.exists() or index % workers != worker:
             continue
         part = slice(start, start + shard_size)
         piece = Shard(selected.boards[part], selected.classes[part], selected.tags[part],
