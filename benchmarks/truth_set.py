@@ -11,7 +11,9 @@ engine (the shipped networks, or others named as in the judge) on the labelled s
 
 Errors: cubeless money equity, the win rate and the two gammon rates (player on roll),
 against the rollouts; the rollouts' own noise (root mean square equity standard error) is
-printed beside them, since a mean absolute error cannot fall below about 0.8 of it.
+printed beside them, since a mean absolute error cannot fall below about 0.8 of it. A second
+table gives each measure's bias (the mean of engine minus rollout): a network that sees too
+few gammons has a mean absolute error of gammons that is mostly bias.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from judge_data import git_commit  # noqa: E402
 
 from bgengine.evaluation.evaluator import default_evaluator, evaluator_identity  # noqa: E402
 from bgengine.training.dataset import load_shard, shard_paths  # noqa: E402
-from bgengine.training.errors import absolute_errors  # noqa: E402
+from bgengine.training.errors import signed_errors  # noqa: E402
 
 DEFAULT_TRUTH = Path("/work/data/bgengine/truth-x1")
 MEASURES = ("equity", "win", "win_gammon", "lose_gammon")
@@ -57,21 +59,27 @@ def score(evaluator, boards: np.ndarray, plies: int) -> np.ndarray:
     return np.asarray(evaluator.evaluate_plies(boards, plies), dtype=np.float64)
 
 
-def summary_by_category(errors: dict[str, np.ndarray], categories: list[str],
+def summary_by_category(signed: dict[str, np.ndarray], categories: list[str],
                         noise: np.ndarray) -> dict[str, dict[str, float]]:
-    """Mean of each measure per category and over all, with the rollouts' RMS equity se."""
+    """Per category and over all: the mean absolute error of each measure, its bias (the mean
+    signed error, ``bias_<measure>``: engine minus rollout) and the rollouts' RMS equity se."""
     groups = {name: [i for i, c in enumerate(categories) if c == name] for name in dict.fromkeys(categories)}
     groups["all"] = list(range(len(categories)))
-    return {name: {"n": len(rows), **{m: float(errors[m][rows].mean()) for m in MEASURES},
+    return {name: {"n": len(rows), **{m: float(np.abs(signed[m][rows]).mean()) for m in MEASURES},
+                   **{f"bias_{m}": float(signed[m][rows].mean()) for m in MEASURES},
                    "rollout_equity_se": float(np.sqrt(np.mean(noise[rows] ** 2)))}
             for name, rows in groups.items()}
 
 
 def print_summary(summary: dict[str, dict[str, float]]) -> None:
-    print(f"{'category':12} {'n':>5}  {'equity':>7} {'win':>7} {'w gam':>7} {'l gam':>7}   rollout se")
+    header = f"{'n':>5}  {'equity':>7} {'win':>7} {'w gam':>7} {'l gam':>7}"
+    print(f"mean absolute error\n{'category':12} {header}   rollout se")
     for name, row in summary.items():
         print(f"{name:12} {row['n']:5d}  " + " ".join(f"{row[m]:7.4f}" for m in MEASURES)
               + f"   {row['rollout_equity_se']:.4f}")
+    print(f"bias (mean of engine - rollout)\n{'category':12} {header}")
+    for name, row in summary.items():
+        print(f"{name:12} {row['n']:5d}  " + " ".join(f"{row['bias_' + m]:+7.4f}" for m in MEASURES))
 
 
 def compare(first: Path, second: Path) -> None:
@@ -112,8 +120,9 @@ def main() -> None:
                                          args.race_approximation, args.no_crashed_network)
     evaluator = evaluator or default_evaluator()
     boards, labels, categories, noise, trials = truth_labels(args.truth)
-    errors = absolute_errors(score(evaluator, boards, args.plies), labels)
-    summary = summary_by_category(errors, categories, noise)
+    signed = signed_errors(score(evaluator, boards, args.plies), labels)
+    errors = {m: np.abs(v) for m, v in signed.items()}
+    summary = summary_by_category(signed, categories, noise)
     print(f"{engine} at {args.plies}-ply against {len(boards)} truth positions of {args.truth} "
           f"(contact rollouts of {trials} full-game trials)")
     print_summary(summary)

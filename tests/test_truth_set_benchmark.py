@@ -49,6 +49,11 @@ def test_errors_are_the_shipped_engines_distance_from_the_rollouts_per_category(
     assert record["summary"]["all"]["n"] == len(boards) == 8
     assert record["summary"]["race"]["n"] == 2
     assert record["summary"]["all"]["equity"] == pytest.approx(expected.mean(), abs=1e-6)
+    back_games = [i for i, c in enumerate(categories) if c == "back_game"]
+    bias = equity(estimates)[back_games] - equity(labels)[back_games]
+    assert record["summary"]["back_game"]["bias_equity"] == pytest.approx(bias.mean(), abs=1e-5)
+    lose_gammon_bias = estimates[:, 3] - labels[:, 3]
+    assert record["summary"]["all"]["bias_lose_gammon"] == pytest.approx(lose_gammon_bias.mean(), abs=1e-5)
 
 
 def test_a_run_compared_with_itself_differs_by_nothing(tiny_truth, tmp_path, monkeypatch, capsys):

@@ -11,12 +11,18 @@ import numpy as np
 from bgengine.probabilities import equity
 
 
+def signed_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, np.ndarray]:
+    """Per position, estimate - label of the equity, the win rate and each gammon rate: their
+    means are an estimator's bias (too many gammons, too few wins, ...)."""
+    estimates, labels = np.asarray(estimates, np.float64), np.asarray(labels, np.float64)
+    difference = estimates - labels
+    return {"equity": equity(estimates) - equity(labels), "win": difference[:, 0],
+            "win_gammon": difference[:, 1], "lose_gammon": difference[:, 3]}
+
+
 def absolute_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, np.ndarray]:
     """Per position, |estimate - label| of the equity, the win rate and each gammon rate."""
-    estimates, labels = np.asarray(estimates, np.float64), np.asarray(labels, np.float64)
-    difference = np.abs(estimates - labels)
-    return {"equity": np.abs(equity(estimates) - equity(labels)), "win": difference[:, 0],
-            "win_gammon": difference[:, 1], "lose_gammon": difference[:, 3]}
+    return {name: np.abs(values) for name, values in signed_errors(estimates, labels).items()}
 
 
 def mean_absolute_errors(estimates: np.ndarray, labels: np.ndarray) -> dict[str, float]:
