@@ -79,23 +79,49 @@ def test_early_stopping_stops_patience_epochs_after_the_best():
     assert state.epoch == state.best_epoch + settings.patience
 
 
+def some_excluded(n: int) -> np.ndarray:
+    """A ``possible`` mask with the lose-gammon pair excluded in every third example and the
+    win-gammon pair in every fifth."""
+    possible = np.ones((n, 5))
+    possible[::3, 3:5] = 0.0
+    possible[::5, 1:3] = 0.0
+    return possible
+
+
 @pytest.mark.parametrize("loss", ["cross_entropy", "equity_squared"])
 @pytest.mark.parametrize("with_offsets", [False, True])
-def test_loss_gradients_match_finite_differences(with_offsets, loss):
+@pytest.mark.parametrize("with_excluded", [False, True])
+def test_loss_gradients_match_finite_differences(with_offsets, loss, with_excluded):
     inputs, targets = synthetic(20)
     offsets = np.random.default_rng(1).normal(size=(20, 5)) if with_offsets else None
+    possible = some_excluded(20) if with_excluded else None
     parameters = initial_state(7, SETTINGS).parameters
     parameters["output_weights"] = np.random.default_rng(2).normal(size=parameters["output_weights"].shape)
-    analytic = gradients(parameters, inputs, targets, offsets, loss)
+    analytic = gradients(parameters, inputs, targets, offsets, loss, possible)
     for name in parameters:
         index = (0,) * parameters[name].ndim
         step = 1e-6
         parameters[name][index] += step
-        above = loss_of(parameters, inputs, targets, offsets, loss)
+        above = loss_of(parameters, inputs, targets, offsets, loss, possible)
         parameters[name][index] -= 2 * step
-        below = loss_of(parameters, inputs, targets, offsets, loss)
+        below = loss_of(parameters, inputs, targets, offsets, loss, possible)
         parameters[name][index] += step
         assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "equity_squared"])
+def test_excluded_outputs_do_not_count_whatever_their_labels(loss):
+    inputs, targets = synthetic(30)
+    possible = some_excluded(30)
+    parameters = initial_state(7, SETTINGS).parameters
+    parameters["output_weights"] = np.random.default_rng(4).normal(size=parameters["output_weights"].shape)
+    other = np.where(possible == 0.0, 1.0 - targets, targets)   # labels changed only where excluded
+    assert loss_of(parameters, inputs, targets, None, loss, possible) == loss_of(parameters, inputs, other, None, loss, possible)
+    assert loss_of(parameters, inputs, targets, None, loss) != loss_of(parameters, inputs, other, None, loss)
+    same = gradients(parameters, inputs, targets, None, loss, possible)
+    changed = gradients(parameters, inputs, other, None, loss, possible)
+    for name in parameters:
+        assert np.array_equal(same[name], changed[name])
 
 
 def test_offsets_are_added_to_the_output_logits():
@@ -251,3 +277,20 @@ def test_a_cosine_run_moves_less_at_the_end_and_resumes_exactly(tmp_path):
         np.testing.assert_array_equal(resumed.parameters[name], value)
     constant = fit(*halves(inputs, targets), FitSettings(**{**settings.__dict__, "schedule": "constant"}))
     assert any(not np.array_equal(constant.parameters[n], whole.parameters[n]) for n in whole.parameters)
+
+
+def test_fit_examples_leave_out_the_gammons_of_a_side_with_a_checker_off():
+    from bgengine import Position
+    from bgengine.training.classes import PositionClass
+    from bgengine.training.corpus import Split
+    from bgengine.training.fit_job import evaluator_kind, examples
+
+    opening = np.asarray(Position.initial(), dtype=np.int8)
+    mover_off = opening.copy()
+    mover_off[6] -= 1
+    boards = np.array([opening, mover_off])
+    labels = np.array([[0.5, 0.15, 0.01, 0.13, 0.01], [0.2, 0.0, 0.0, 0.9, 0.2]])  # the second is impossible
+    split = Split(boards, labels, np.full(2, PositionClass.CONTACT, np.int8))
+    data = examples(evaluator_kind(3), split)
+    assert data.possible.tolist() == [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]
+    assert data.inputs.shape[0] == 2 and np.array_equal(data.targets, labels)

@@ -10,7 +10,7 @@ import pytest
 import bgengine
 
 from bgengine import Phase, Position, RolloutSettings
-from bgengine.training.classes import PositionClass, Tag, classify, has_contact, tags
+from bgengine.training.classes import PositionClass, Tag, classify, has_contact, possible_outcomes, tags
 from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path, shard_paths
 from bgengine.training.labels import LabelPlan, label_shard, position_seed, weights_digest
 from bgengine.training.pipeline import build_training, build_truth
@@ -335,3 +335,15 @@ def test_scenario_weights_left_out_are_zero_and_too_many_are_refused():
     np.testing.assert_array_equal(generate_chunk(5, 0, given, set()).boards, generate_chunk(5, 0, padded, set()).boards)
     with pytest.raises(ValueError, match="scenario weights"):
         generate_chunk(5, 0, GenerationSettings(games=1, scenario_weights=(1.0,) * 7), set())
+
+
+def test_possible_outcomes_exclude_the_gammons_of_a_side_with_a_checker_off():
+    opening = np.asarray(Position.initial())
+    mover_off = opening.copy()
+    mover_off[6] -= 1                     # the player on roll has borne off one checker (6-point: 5 -> 4)
+    opponent_off = opening.copy()
+    opponent_off[19] += 1                 # the opponent has borne off one from its 6-point
+    both_off = mover_off.copy()
+    both_off[19] += 1
+    possible = possible_outcomes(np.array([opening, mover_off, opponent_off, both_off]))
+    assert possible.tolist() == [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [1, 0, 0, 1, 1], [1, 0, 0, 0, 0]]

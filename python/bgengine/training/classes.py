@@ -37,6 +37,7 @@ import enum
 import numpy as np
 
 from bgcore import _engine
+from bgengine.position import NUM_CHECKERS
 
 CRASHED_IN_PLAY = _engine.CHECKERS_IN_PLAY_WHEN_CRASHED
 EXACT_MAX_CHECKERS = 6
@@ -76,6 +77,21 @@ def side_counts(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     opponent = np.maximum(-board[::-1], 0)
     opponent[0] = 0
     return mover, opponent
+
+
+def possible_outcomes(boards: np.ndarray) -> np.ndarray:
+    """(n, 5) of 1.0 where an outcome (win, win gammon, win backgammon, lose gammon, lose
+    backgammon) can still happen on these (n, 26) boards and 0.0 where the rules exclude it:
+    a side that has borne off a checker can no longer lose a gammon or a backgammon. The
+    engine's networks have their excluded outputs cleared by the same rule (``bgcore._nn``),
+    so a fit leaves them out of its loss."""
+    boards = np.asarray(boards, dtype=np.int16).reshape(-1, 26)
+    mover_all_on = np.maximum(boards, 0).sum(axis=1) == NUM_CHECKERS
+    opponent_all_on = np.maximum(-boards, 0).sum(axis=1) == NUM_CHECKERS
+    possible = np.ones((len(boards), 5))
+    possible[:, 1:3] = opponent_all_on[:, None]
+    possible[:, 3:5] = mover_all_on[:, None]
+    return possible
 
 
 def has_contact(board: np.ndarray) -> bool:

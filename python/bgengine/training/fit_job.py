@@ -48,7 +48,7 @@ from bgengine.evaluation.network_weights import (dense_inputs, load_network, net
                                                  save_network_weights, widened)
 from bgengine.evaluation.race_network import RACE_ENCODING, race_offsets, save_race_network
 
-from bgengine.training.classes import PositionClass
+from bgengine.training.classes import PositionClass, possible_outcomes
 from bgengine.training.corpus import SPLIT_EVERY, TEST, TRAIN, VALIDATION, Split, gather, truth_boards
 from bgengine.training.errors import mean_absolute_errors
 from bgengine.training.labels import weights_digest
@@ -133,23 +133,30 @@ KINDS = {
 
 
 def examples(kind: NetworkKind, split: Split) -> Examples:
-    """The training examples of a split: inputs, labels, the corrected estimate's logits."""
+    """The training examples of a split: inputs, labels, the corrected estimate's logits, and
+    the outputs the rules leave open (labels made before the engine applied the gammon rule
+    can hold gammons a side with a checker off can no longer lose: the loss ignores them)."""
     inputs, offsets = kind.inputs(split.boards)
-    return Examples(inputs, split.targets, offsets)
+    return Examples(inputs, split.targets, offsets, possible_outcomes(split.boards))
 
 
 def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> tuple[dict[str, Any], dict[str, Any]]:
     """Mean absolute errors of the network and of the estimate it corrects on the test
-    split: over all of it, and by class ({"crashed": {...}, ...}, the classes present)."""
+    split: over all of it, and by class ({"crashed": {...}, ...}, the classes present).
+    Estimates and labels alike have the outcomes the rules exclude set to 0, as the engine
+    answers them."""
     inputs, offsets = kind.inputs(test.boards)
-    estimates = {"network": corrected(parameters, inputs, offsets), kind.baseline_name: kind.baseline(test.boards)}
-    overall = {name: mean_absolute_errors(values, test.targets) for name, values in estimates.items()}
+    possible = possible_outcomes(test.boards)
+    estimates = {"network": corrected(parameters, inputs, offsets) * possible,
+                 kind.baseline_name: kind.baseline(test.boards) * possible}
+    targets = test.targets * possible
+    overall = {name: mean_absolute_errors(values, targets) for name, values in estimates.items()}
     by_class = {}
     for code in kind.classes:
         rows = test.classes == code
         if rows.any():
             by_class[PositionClass(code).name.lower()] = {
-                name: mean_absolute_errors(values[rows], test.targets[rows]) for name, values in estimates.items()}
+                name: mean_absolute_errors(values[rows], targets[rows]) for name, values in estimates.items()}
     return overall, by_class
 
 
@@ -191,7 +198,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "encoding": kind.encoding(),
         "settings": asdict(settings),
         "initial_weights": None if init is None else {"path": str(init), "sha256_16": weights_digest(init)},
-        "loss": LOSS_TEXT[settings.loss],
+        "loss": LOSS_TEXT[settings.loss] + "; outputs the rules exclude (gammons of a side with a checker off) left out",
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "repeats": {str(directory): count for directory, count in (repeats or {}).items()},

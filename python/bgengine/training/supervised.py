@@ -8,6 +8,8 @@ probabilities in [0, 1] (rollout means), so cross-entropy is their likelihood un
 sigmoid outputs: its gradient on a logit is simply output - label, it does not vanish
 where an output saturates (as squared error's does), and it weighs errors in small
 probabilities (gammons, backgammons) by their own scale rather than the win rate's.
+Outputs the rules decide (``Examples.possible``: a side with a checker off cannot lose a
+gammon) are left out of the loss, since the engine clears them whatever the network says.
 
 Adam, minibatches from a seeded shuffle each epoch, early stopping on the validation loss
 (the best weights are kept). After every epoch a checkpoint holds the weights, the Adam
@@ -63,11 +65,14 @@ class FitSettings:
 
 @dataclass(frozen=True)
 class Examples:
-    """Inputs (n, k), targets (n, 5) clipped into [0, 1], and optional output logit offsets (n, 5)."""
+    """Inputs (n, k), targets (n, 5) clipped into [0, 1], optional output logit offsets (n, 5),
+    and optionally which outputs the loss counts (n, 5; 0 where the rules fix an output at 0,
+    ``classes.possible_outcomes``: the engine clears that output whatever the network says)."""
 
     inputs: np.ndarray
     targets: np.ndarray
     offsets: np.ndarray | None = None
+    possible: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", np.asarray(self.inputs, dtype=np.float64))
@@ -75,7 +80,8 @@ class Examples:
 
     def subset(self, rows: np.ndarray) -> Examples:
         """The examples of ``rows``."""
-        return Examples(self.inputs[rows], self.targets[rows], None if self.offsets is None else self.offsets[rows])
+        return Examples(self.inputs[rows], self.targets[rows], None if self.offsets is None else self.offsets[rows],
+                        None if self.possible is None else self.possible[rows])
 
 
 @dataclass
@@ -95,9 +101,12 @@ class FitState:
     start: Parameters | None = None  # the weights a fine-tuning run started from (``FitSettings.anchor``)
 
 
-def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
-    """Mean over positions of the summed binary cross-entropy of the 5 outputs (stable form)."""
+def cross_entropy(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None = None) -> float:
+    """Mean over positions of the summed binary cross-entropy of the 5 outputs (stable form),
+    outputs that are not ``possible`` left out."""
     per_output = np.logaddexp(0.0, logits) - targets * logits
+    if possible is not None:
+        per_output = per_output * possible
     return float(per_output.sum(axis=1).mean())
 
 
@@ -105,20 +114,28 @@ def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
-def equity_squared(logits: np.ndarray, targets: np.ndarray) -> float:
+def _output_errors(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None) -> np.ndarray:
+    """Output minus target, 0 for outputs that are not ``possible`` (both are 0 for the engine)."""
+    difference = sigmoid(logits) - targets
+    return difference if possible is None else difference * possible
+
+
+def equity_squared(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None = None) -> float:
     """Mean over positions of the squared equity error plus the summed squared errors of
     the 5 outputs: what a move choice compares (equities), the rates kept in check."""
-    difference = sigmoid(logits) - targets
+    difference = _output_errors(logits, targets, possible)
     return float(((difference @ EQUITY_WEIGHTS) ** 2 + (difference ** 2).sum(axis=1)).mean())
 
 
-def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str) -> np.ndarray:
+def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str, possible: np.ndarray | None = None) -> np.ndarray:
     """(n, 5) derivative of one position's loss with respect to each output logit."""
     outputs = sigmoid(logits)
     if loss == "cross_entropy":
-        return outputs - targets
-    difference = outputs - targets
-    return 2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference) * outputs * (1.0 - outputs)
+        gradient = outputs - targets
+        return gradient if possible is None else gradient * possible
+    difference = _output_errors(logits, targets, possible)
+    gradient = 2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference) * outputs * (1.0 - outputs)
+    return gradient if possible is None else gradient * possible
 
 
 #: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
@@ -144,10 +161,11 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
 
 
 def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-              offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> Parameters:
+              offsets: np.ndarray | None = None, loss: str = "cross_entropy",
+              possible: np.ndarray | None = None) -> Parameters:
     """Gradient of the loss named ``loss`` (``LOSSES``) with respect to each parameter."""
     hidden, logits = forward(parameters, inputs, offsets)
-    output_error = logit_gradient(logits, targets, loss) / len(inputs)
+    output_error = logit_gradient(logits, targets, loss, possible) / len(inputs)
     hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
     return {
         "hidden_weights": inputs.T @ hidden_error,
@@ -186,9 +204,15 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
 
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
-            offsets: np.ndarray | None = None, loss: str = "cross_entropy") -> float:
+            offsets: np.ndarray | None = None, loss: str = "cross_entropy",
+            possible: np.ndarray | None = None) -> float:
     """The loss named ``loss`` (``LOSSES``) of the network on a whole set."""
-    return LOSSES[loss](forward(parameters, inputs, offsets)[1], targets)
+    return LOSSES[loss](forward(parameters, inputs, offsets)[1], targets, possible)
+
+
+def examples_loss(parameters: Parameters, data: Examples, loss: str) -> float:
+    """``loss_of`` a set of examples."""
+    return loss_of(parameters, data.inputs, data.targets, data.offsets, loss, data.possible)
 
 
 def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
@@ -200,8 +224,9 @@ def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
     total = 0.0
     for start in range(0, len(order), settings.batch_size):
         batch = data.subset(order[start:start + settings.batch_size])
-        total += loss_of(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss) * len(batch.inputs)
-        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss), settings)
+        total += examples_loss(state.parameters, batch, settings.loss) * len(batch.inputs)
+        adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss,
+                                   batch.possible), settings)
     return total / len(order)
 
 
@@ -252,7 +277,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
                              f" not {train.inputs.shape[1]} (another input encoding)")
     elif start is not None:
         state = starting_state(start, settings)
-        state.best_loss = loss_of(state.best, validation.inputs, validation.targets, validation.offsets, settings.loss)
+        state.best_loss = examples_loss(state.best, validation, settings.loss)
         if log is not None:
             log(f"start: validation {state.best_loss:.6f}")
     else:
@@ -260,7 +285,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     epochs_run = 0
     while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
         train_loss = run_epoch(state, train, settings)
-        val_loss = loss_of(state.parameters, validation.inputs, validation.targets, validation.offsets, settings.loss)
+        val_loss = examples_loss(state.parameters, validation, settings.loss)
         state.epoch += 1
         epochs_run += 1
         state.history.append((train_loss, val_loss))
