@@ -16,9 +16,10 @@ from bgengine.training.dataset import Shard, load_shard, save_shard, shard_path
 from bgengine.training.labels import HARD_PLAN, LabelPlan
 from bgengine.training.pipeline import build_hard
 from bgengine.training.positions import GenerationSettings
-from bgengine.training.scenarios import HARD_SCENARIOS, HOLDING_DEFICIT, closed_out_bearoff, containment_ending, holding_game
+from bgengine.training.scenarios import (HARD_SCENARIOS, HOLDING_DEFICIT, ace_point_ending, closed_out_bearoff, containment_ending,
+                                        holding_game)
 
-TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0, 1.0, 1.0))
+TINY_HARD = GenerationSettings(games=2, sample_rate=0.2, scenario_weights=(1.0, 1.0, 1.0, 1.0, 1.0, 1.0))
 TINY_FULL_GAMES = LabelPlan(race=RolloutSettings(trials=2, variance_reduction=False),
                             contact=RolloutSettings(trials=2, variance_reduction=False))
 
@@ -68,6 +69,19 @@ def test_a_containment_ending_traps_a_short_side_behind_a_prime():
         assert trapped >= 1
 
 
+def test_an_ace_point_ending_holds_checkers_back_against_a_side_bearing_off():
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        board = np.asarray(ace_point_ending(rng))
+        assert has_contact(board)
+        mover, opponent = side_counts(board)
+        bearing, holder = (mover, opponent) if mover.sum() < opponent.sum() else (opponent, mover)
+        assert 1 <= bearing.sum() <= 8 and not bearing[7:].any() and holder.sum() == 15
+        assert 1 <= holder[22:25].sum() <= 3 and holder[19:22].sum() == 0 and holder[25] == 0
+        assert holder[7:19].sum() <= 4
+        assert not any(bearing[p] and holder[25 - p] for p in range(1, 25))
+
+
 def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_path: Path):
     build_hard(tmp_path / "a", 7, range(2), TINY_HARD, TINY_FULL_GAMES)
     build_hard(tmp_path / "b", 7, range(1, 2), TINY_HARD, TINY_FULL_GAMES)
@@ -81,9 +95,9 @@ def test_the_hard_job_rolls_out_contact_positions_of_hard_starts_to_the_end(tmp_
 
 def test_the_hard_command_takes_the_trials_and_the_start_mix(tmp_path: Path):
     assert main(["hard", "--out", str(tmp_path), "--seed", "3", "--chunks", "1", "--games", "1", "--trials", "2",
-                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0", "0", "0"]) == 0
+                 "--sample-rate", "0.1", "--scenario-weights", "0", "1", "0", "0", "0", "0"]) == 0
     shard = load_shard(shard_path(tmp_path / "labels", 0))
-    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0, 0, 0]
+    assert shard.meta["plan"]["contact"]["trials"] == 2 and shard.meta["generation"]["scenario_weights"] == [0, 1, 0, 0, 0, 0]
     assert set(shard.meta["sources"]) == {1} and set(shard.trials.tolist()) <= {2}
 
 

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="full-game trials (variance reduction) per contact or crashed position")
     hard.add_argument("--scenario-weights", type=float, nargs=len(HARD_SCENARIOS), default=list(HARD_GENERATION.scenario_weights),
                       help="relative frequency of each start (back game, closed out, holding game, closed-out bear-off,"
-                           " containment ending)")
+                           " containment ending, ace-point ending)")
     _add_worker_arguments(hard, "chunks")
     distill = jobs.add_parser("distill", help="positions valued by the engine's own n-ply search (independent chunks)")
     distill.add_argument("--out", type=Path, required=True)

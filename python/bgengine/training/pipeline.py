@@ -39,7 +39,7 @@ TRUTH_SHARD_SIZE = 50
 RACE_GENERATION = GenerationSettings(games=30, scenario_weights=(1.0, 1.0, 1.0))
 #: The hard-position job: games from back-game, closed-out and holding-game starts
 #: (``HARD_SCENARIOS``), few positions a game so that the costly labels cover many games.
-HARD_GENERATION = GenerationSettings(games=20, sample_rate=0.15, scenario_weights=(1.0, 1.0, 1.0, 0.0, 0.0))
+HARD_GENERATION = GenerationSettings(games=20, sample_rate=0.15, scenario_weights=(1.0, 1.0, 1.0, 0.0, 0.0, 0.0))
 
 
 def _quiet(message: str) -> None:

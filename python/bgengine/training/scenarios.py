@@ -180,6 +180,27 @@ def containment_ending(rng: np.random.Generator) -> Position:
     raise RuntimeError("no containment ending found")  # pragma: no cover
 
 
+def ace_point_ending(rng: np.random.Generator) -> Position:
+    """An ace-point ending: one side bearing off with 1..8 checkers left, all in its home
+    board (the rest off); the other with all 15 on the board, 1..3 of them held back on the
+    bearing side's 1..3 points waiting for a shot, 0..4 in its outfield, the rest home. The
+    shot, when it comes, decides wins and gammons a few plies later: a 2-ply teacher whose
+    leaves undervalue the hit sees neither (our networks gave `DgAAYNtOQAICAA` 6-4's keeping
+    play 0.1% wins where the engine's own rollout gives 7%)."""
+    for _ in range(MAX_TRIES):
+        bearing, holder = np.zeros(26, np.int64), np.zeros(26, np.int64)
+        back = int(rng.integers(1, 4))
+        outfield = int(rng.integers(0, 5))
+        _spread(rng, holder, back, range(22, 25))
+        _spread(rng, holder, outfield, range(7, 19))
+        _spread(rng, holder, 15 - back - outfield, range(1, 7))
+        _spread(rng, bearing, int(rng.integers(1, 9)), _free(range(1, 7), holder))
+        position = _either_on_roll(rng, bearing, holder)
+        if has_contact(np.asarray(position)):
+            return position
+    raise RuntimeError("no ace-point ending found")  # pragma: no cover
+
+
 def opening(rng: np.random.Generator) -> Position:
     """The starting position (self-play from the opening)."""
     return Position.initial()
@@ -209,4 +230,5 @@ HARD_SCENARIOS: dict[str, Callable[[np.random.Generator], Position]] = {
     "holding_game": holding_game,
     "closed_out_bearoff": closed_out_bearoff,
     "containment_ending": containment_ending,
+    "ace_point_ending": ace_point_ending,
 }
