@@ -105,19 +105,22 @@ def cross_entropy(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray 
     """Mean over positions of the summed binary cross-entropy of the 5 outputs (stable form),
     outputs that are not ``possible`` left out."""
     per_output = np.logaddexp(0.0, logits) - targets * logits
-    if possible is not None:
-        per_output = per_output * possible
-    return float(per_output.sum(axis=1).mean())
+    return float(_counted(per_output, possible).sum(axis=1).mean())
 
 
 #: Cubeless money equity of a cumulative 5-vector: 2 win - 1 + wg + wbg - lg - lbg.
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
+def _counted(values: np.ndarray, possible: np.ndarray | None) -> np.ndarray:
+    """(n, 5) per-output values, 0 for the outputs that are not ``possible`` (the engine
+    clears those, so neither the loss nor its gradient counts them)."""
+    return values if possible is None else values * possible
+
+
 def _output_errors(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None) -> np.ndarray:
-    """Output minus target, 0 for outputs that are not ``possible`` (both are 0 for the engine)."""
-    difference = sigmoid(logits) - targets
-    return difference if possible is None else difference * possible
+    """Output minus target, 0 for outputs that are not ``possible``."""
+    return _counted(sigmoid(logits) - targets, possible)
 
 
 def equity_squared(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None = None) -> float:
@@ -131,11 +134,10 @@ def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str, possible:
     """(n, 5) derivative of one position's loss with respect to each output logit."""
     outputs = sigmoid(logits)
     if loss == "cross_entropy":
-        gradient = outputs - targets
-        return gradient if possible is None else gradient * possible
+        return _counted(outputs - targets, possible)
     difference = _output_errors(logits, targets, possible)
-    gradient = 2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference) * outputs * (1.0 - outputs)
-    return gradient if possible is None else gradient * possible
+    return _counted(2.0 * ((difference @ EQUITY_WEIGHTS)[:, None] * EQUITY_WEIGHTS + difference)
+                    * outputs * (1.0 - outputs), possible)
 
 
 #: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
