@@ -56,13 +56,18 @@ def _longest_prime(side: np.ndarray) -> tuple[int, int]:
     return best
 
 
+def _short_side_first(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(side with fewer checkers left, the other side), each counted from its own side."""
+    mover, opponent = side_counts(board)
+    return (mover, opponent) if mover.sum() < opponent.sum() else (opponent, mover)
+
+
 def test_a_containment_ending_traps_a_short_side_behind_a_prime():
     rng = np.random.default_rng(5)
     for _ in range(40):
         board = np.asarray(containment_ending(rng))
         assert classify(board) == PositionClass.CRASHED
-        mover, opponent = side_counts(board)
-        victim, strong = (mover, opponent) if mover.sum() < opponent.sum() else (opponent, mover)
+        victim, strong = _short_side_first(board)
         length, low = _longest_prime(strong)
         assert 2 <= victim.sum() <= 4 and 12 <= strong.sum() <= 15 and length >= 4
         trapped = victim[25] + sum(victim[25 - q] for q in range(1, low))
@@ -74,8 +79,7 @@ def test_an_ace_point_ending_holds_checkers_back_against_a_side_bearing_off():
     for _ in range(40):
         board = np.asarray(ace_point_ending(rng))
         assert has_contact(board)
-        mover, opponent = side_counts(board)
-        bearing, holder = (mover, opponent) if mover.sum() < opponent.sum() else (opponent, mover)
+        bearing, holder = _short_side_first(board)
         assert 1 <= bearing.sum() <= 8 and not bearing[7:].any() and holder.sum() == 15
         assert 1 <= holder[22:25].sum() <= 3 and holder[19:22].sum() == 0 and holder[25] == 0
         assert holder[7:19].sum() <= 4
