@@ -5,7 +5,7 @@ trained on) holds back games, closed-out positions, crashed positions, races and
 contact positions, each rolled out to the end of the game by the engine. This scores the
 engine (the shipped networks, or others named as in the judge) on the labelled shards:
 
-    python benchmarks/truth_set.py --truth /work/data/bgengine/truth-x1 --out F.json
+    python benchmarks/truth_set.py --out F.json          # the set kept in benchmarks/data/truth
     python benchmarks/truth_set.py --truth DIR --weights W --crashed-weights C --race-network R --out G.json
     python benchmarks/truth_set.py --compare F.json G.json      # paired differences per category
 
@@ -36,7 +36,10 @@ from bgengine.evaluation.evaluator import default_evaluator, evaluator_identity 
 from bgengine.training.dataset import load_shard, shard_paths  # noqa: E402
 from bgengine.training.errors import signed_errors  # noqa: E402
 
-DEFAULT_TRUTH = Path("/work/data/bgengine/truth-x1")
+#: The truth set lives in the repository (2,000 positions and their labels are well under a
+#: megabyte), so that its costly rollouts survive any machine; the job writes elsewhere and
+#: finished shards are copied here.
+DEFAULT_TRUTH = Path(__file__).resolve().parent / "data" / "truth"
 MEASURES = ("equity", "win", "win_gammon", "lose_gammon")
 
 

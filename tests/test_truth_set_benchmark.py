@@ -18,6 +18,7 @@ from bgengine.evaluation.evaluator import default_evaluator  # noqa: E402
 from bgengine.probabilities import equity  # noqa: E402
 from bgengine import RolloutSettings  # noqa: E402
 from bgengine.training.labels import LabelPlan  # noqa: E402
+from bgengine.training.dataset import load_shard, shard_paths  # noqa: E402
 from bgengine.training.pipeline import build_truth  # noqa: E402
 
 TINY_PLAN = LabelPlan(race=RolloutSettings(trials=4, variance_reduction=False),
@@ -86,3 +87,22 @@ def test_the_shipped_engine_needs_no_composite_and_named_networks_build_one():
     assert evaluator is not None and evaluator.race_network is None and "race approximation" in description
     with pytest.raises(SystemExit):
         chosen_evaluator(race_network=Path("r.npz"), race_approximation=True)
+
+
+def test_the_kept_truth_set_is_whole_and_its_labels_belong_to_its_positions():
+    """benchmarks/data/truth: the 2,000 positions by category, and every labelled shard the
+    matching slice of them with legal probability vectors (wins >= gammons >= backgammons)."""
+    root = truth_set.DEFAULT_TRUTH
+    positions = load_shard(root / "positions.npz")
+    assert len(positions) == 2000 and positions.meta["seed"] == 20261202
+    assert {c: positions.meta["categories"].count(c) for c in set(positions.meta["categories"])} == \
+        {"back_game": 350, "closed_out": 350, "crashed": 300, "race": 500, "contact": 500}
+    for path in shard_paths(root / "labels"):
+        shard = load_shard(path)
+        first = shard.meta["first"]
+        np.testing.assert_array_equal(shard.boards, positions.boards[first:first + len(shard)])
+        assert shard.meta["categories"] == positions.meta["categories"][first:first + len(shard)]
+        p = shard.probabilities
+        assert np.all(p >= 0) and np.all(p[:, 0] <= 1)
+        assert np.all(p[:, 1] <= p[:, 0] + 1e-9) and np.all(p[:, 2] <= p[:, 1] + 1e-9)
+        assert np.all(p[:, 3] <= 1 - p[:, 0] + 1e-9) and np.all(p[:, 4] <= p[:, 3] + 1e-9)

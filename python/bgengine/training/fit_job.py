@@ -59,7 +59,8 @@ LOSS_TEXT = {"cross_entropy": "binary cross-entropy of each of the 5 outputs, su
              "equity_squared": "squared cubeless equity error plus the summed squared errors of the 5 outputs,"
                                " mean over positions"}
 DISTILL_DATA = [Path("/work/data/bgengine/distill/labels")]
-DEFAULT_TRUTH = Path("/work/data/bgengine/truth/positions.npz")
+#: The truth set's positions, kept in the repository's benchmarks (never trained on).
+DEFAULT_TRUTH = Path(__file__).resolve().parents[3] / "benchmarks" / "data" / "truth" / "positions.npz"
 
 
 @dataclass(frozen=True)
