@@ -35,12 +35,11 @@ from judge_data import git_commit  # noqa: E402
 from bgengine.evaluation.evaluator import default_evaluator, evaluator_identity  # noqa: E402
 from bgengine.training.dataset import load_shard, shard_paths  # noqa: E402
 from bgengine.training.errors import signed_errors  # noqa: E402
-from bgengine.training.fit_job import DEFAULT_TRUTH as TRUTH_POSITIONS  # noqa: E402
 
-#: The truth set lives in the repository (benchmarks/data/truth: 2,000 positions and their
-#: labels, well under a megabyte), so that its costly rollouts survive any machine; the job
-#: writes elsewhere and finished shards are copied here. The fits leave its boards out.
-DEFAULT_TRUTH = TRUTH_POSITIONS.parent
+#: The truth set lives in the repository (2,000 positions and their labels are well under a
+#: megabyte), so that its costly rollouts survive any machine; the job writes elsewhere and
+#: finished shards are copied here.
+DEFAULT_TRUTH = Path(__file__).resolve().parent / "data" / "truth"
 MEASURES = ("equity", "win", "win_gammon", "lose_gammon")
 
 
