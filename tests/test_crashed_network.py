@@ -346,7 +346,7 @@ def test_fit_position_class_keeps_that_class_and_writes_a_network_for_its_slot(t
     for position_class in ("crashed", "contact", "all"):
         records[position_class] = fit_network(
             evaluator_kind(1, position_class), tmp_path / position_class, FitSettings(seed=2, hidden=16, max_epochs=1),
-            [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=start)
+            [tmp_path / "labels"], None, lambda _: None, init=start)
     counts = {name: sum(record["data"][role]["positions"] for role in ("train", "validation", "test"))
               for name, record in records.items()}
     assert counts["crashed"] + counts["contact"] == counts["all"] and counts["crashed"] > 20 and counts["contact"] > 20

@@ -165,7 +165,7 @@ def test_the_race_fit_job_writes_weights_the_engine_loads(tmp_path):
                          labels, np.zeros((6, 5)), np.zeros(6), np.zeros(6, np.uint64), np.zeros(6, np.int32),
                          np.zeros(6, np.float32)))
     settings = FitSettings(seed=2, hidden=3, max_epochs=2)
-    record = fit_network(KINDS["race"], tmp_path / "run", settings, [tmp_path / "labels"], tmp_path / "no-truth.npz",
+    record = fit_network(KINDS["race"], tmp_path / "run", settings, [tmp_path / "labels"], None,
                          lambda _: None)
     assert [record["data"][role]["positions"] for role in ("train", "validation", "test")] == [48, 6, 6]
     assert record["epochs"] == 2 and record["held_out"]["network"]["n"] == 6
@@ -227,7 +227,7 @@ def test_the_evaluator_fit_job_fine_tunes_given_weights_into_a_file_the_engine_l
         for epochs in (0, 2):
             record = fit_network(evaluator_kind(encoding), runs / f"run{epochs}",
                                  FitSettings(seed=2, hidden=128, max_epochs=epochs),
-                                 [tmp_path / "labels"], tmp_path / "no-truth.npz", lambda _: None, init=start)
+                                 [tmp_path / "labels"], None, lambda _: None, init=start)
             assert record["initial_weights"]["path"] == str(start)
             assert record["encoding"]["encoding"] == encoding
             assert set(record["held_out"]) == {"network", "shipped_network_0ply"}
@@ -294,3 +294,12 @@ def test_fit_examples_leave_out_the_gammons_of_a_side_with_a_checker_off():
     data = examples(evaluator_kind(3), split)
     assert data.possible.tolist() == [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]
     assert data.inputs.shape[0] == 2 and np.array_equal(data.targets, labels)
+
+
+def test_a_missing_truth_set_is_an_error_not_an_empty_set(tmp_path):
+    """A fit pointed at truth positions that are not there must say so, not train on them."""
+    from bgengine.training.corpus import truth_boards
+
+    assert truth_boards(None) == set()
+    with pytest.raises(FileNotFoundError, match="--no-truth"):
+        truth_boards(tmp_path / "missing.npz")

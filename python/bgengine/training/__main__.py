@@ -113,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--position-class", choices=tuple(POSITION_CLASSES), default="all",
                      help="--class evaluator: fit on the labelled positions of this class (all: contact and crashed;"
                           " crashed writes crashed_weights.npz, a network for the engine's crashed slot)")
-    fit.add_argument("--truth", type=Path, default=DEFAULT_TRUTH, help="truth-set positions to leave out")
+    truth_choice = fit.add_mutually_exclusive_group()
+    truth_choice.add_argument("--truth", type=Path, default=DEFAULT_TRUTH,
+                              help="truth-set positions to leave out (default: the checkout's benchmarks/data/truth)")
+    truth_choice.add_argument("--no-truth", dest="truth", action="store_const", const=None,
+                              help="leave no truth-set positions out")
     fit.add_argument("--split-every", type=int, default=SPLIT_EVERY,
                      help="shard index %% N == N-1 is the test set, == N-2 validation")
     defaults = FitSettings()

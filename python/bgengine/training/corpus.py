@@ -96,8 +96,13 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
     return splits
 
 
-def truth_boards(path: Path) -> set[bytes]:
-    """The boards of the truth set's ``positions.npz`` (empty when it does not exist yet)."""
-    if not Path(path).exists():
+def truth_boards(path: Path | None) -> set[bytes]:
+    """The boards of the truth set's ``positions.npz`` (none for ``None``). A path that does not
+    exist is an error, not an empty set: a fit that silently kept the truth boards would be
+    scored on its own training data (an installed package has no benchmarks/ beside it)."""
+    if path is None:
         return set()
+    if not Path(path).exists():
+        raise FileNotFoundError(f"truth-set positions {path} not found: pass --truth PATH from a checkout,"
+                                " or --no-truth when there is no truth set to leave out")
     return {board.tobytes() for board in load_shard(path).boards}

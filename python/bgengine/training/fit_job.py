@@ -173,7 +173,7 @@ def _commit() -> str:
         return ""
 
 
-def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path,
+def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path | None,
                 log: Callable[[str], None], split_every: int = SPLIT_EVERY, init: Path | None = None,
                 repeats: dict[Path, int] | None = None) -> dict[str, Any]:
     """Run (or resume) the whole job; the record written beside the weights. ``init``: an
@@ -203,7 +203,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "repeats": {str(directory): count for directory, count in (repeats or {}).items()},
-        "truth_set_excluded": str(truth),
+        "truth_set_excluded": None if truth is None else str(truth),
         "split": f"by shard index: % {split_every} == {split_every - 1} test, == {split_every - 2} validation",
         "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,
         "history": [[round(a, 6), round(b, 6)] for a, b in state.history],
@@ -233,7 +233,8 @@ def record_markdown(record: dict[str, Any]) -> str:
         f"Epochs run: {record['epochs']}; weights of epoch {record['best_epoch']}"
         f" (best validation loss {record['best_validation_loss']:.6f}).",
         f"Positions of the classes {', '.join(record['position_classes'])}; split {record['split']};"
-        f" truth-set boards ({record['truth_set_excluded']}) dropped.",
+        + (f" truth-set boards ({record['truth_set_excluded']}) dropped." if record["truth_set_excluded"]
+           else " no truth set left out."),
         "",
         "| split | positions | shards |",
         "| --- | --- | --- |",
