@@ -181,9 +181,10 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
     times the training and validation positions of some of ``directories`` count (``corpus.gather``)."""
     if init is not None and kind.name != "evaluator":
         raise ValueError("--init applies to the evaluator network only")
+    excluded = truth_boards(truth)  # before anything is written: a missing truth file leaves no run folder
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = gather(directories, kind.classes, truth_boards(truth), split_every, repeats)
+    splits = gather(directories, kind.classes, excluded, split_every, repeats)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST))
         + " (" + ", ".join(PositionClass(code).name.lower() for code in kind.classes) + ")")
     started = time.process_time()
