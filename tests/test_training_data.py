@@ -254,6 +254,20 @@ def test_distill_chunks_are_the_same_from_one_worker_or_two_and_after_a_kill(tmp
     _same_shards(tmp_path / "one", tmp_path / "resumed")
 
 
+def test_rollout_distill_rolls_out_the_same_positions_the_search_would_value(tmp_path: Path):
+    from bgengine.training.pipeline import build_distill
+
+    build_distill(tmp_path / "search", 12, range(1), plies=0, generation=TINY_GENERATION)
+    build_distill(tmp_path / "rollout", 12, range(1), generation=TINY_GENERATION, rollout_plan=TINY_PLAN)
+    searched = load_shard(tmp_path / "search" / "labels" / "shard-00000.npz")
+    rolled = load_shard(tmp_path / "rollout" / "labels" / "shard-00000.npz")
+    np.testing.assert_array_equal(rolled.boards, searched.boards)
+    assert rolled.meta["plan"] == TINY_PLAN.as_dict() and (rolled.trials > 0).all()
+    positions = load_shard(tmp_path / "rollout" / "positions" / "shard-00000.npz")
+    np.testing.assert_array_equal(rolled.probabilities, label_shard(positions, 12, 0, TINY_PLAN).probabilities)
+    assert not np.allclose(rolled.probabilities, searched.probabilities, atol=1e-3)
+
+
 def test_races_only_distill_keeps_races_valued_with_the_race_teacher_at_the_leaves(tmp_path: Path):
     from bgengine.evaluation.evaluator import NetworkEvaluator, WEIGHTS_RESOURCE, default_evaluator
     from bgengine.evaluation.race_network import RACE_WEIGHTS_RESOURCE

@@ -85,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     distill.add_argument("--scenario-weights", type=float, nargs="+", default=list(GenerationSettings.scenario_weights),
                          help="relative frequency of each start (opening, back game, bar, long race, gammon-saving race,"
                          " late gammon-saving race; those not given: 0)")
+    distill.add_argument("--rollout-trials", type=int,
+                         help="label by full-game rollouts of the shipped engine with this many trials (variance"
+                              " reduction) instead of the teacher's search")
     _add_worker_arguments(distill, "chunks")
     relabel = jobs.add_parser("relabel", help="the positions of label shards valued again by the n-ply search")
     relabel.add_argument("--data", type=Path, required=True, help="a label directory")
@@ -153,9 +156,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.job == "distill":
         generation = replace(GenerationSettings(), scenario_weights=tuple(args.scenario_weights))
+        if args.rollout_trials is not None and (args.rollout_trials < 1 or args.teacher or args.teacher_crashed
+                                                or args.race_teacher):
+            parser.error("--rollout-trials takes a positive number and no teacher (the shipped engine plays)")
+        rollout_plan = (None if args.rollout_trials is None
+                        else replace(HARD_PLAN, contact=replace(HARD_PLAN.contact, trials=args.rollout_trials)))
         build_distill(args.out, args.seed, range(args.worker, args.chunks, args.workers), args.plies, args.teacher,
                       generation, args.children, args.contact_only, args.races_only, args.race_teacher, log=log,
-                      teacher_crashed=args.teacher_crashed)
+                      teacher_crashed=args.teacher_crashed, rollout_plan=rollout_plan)
         log("done")
         return 0
     with ThreadPoolExecutor(1) as executor:

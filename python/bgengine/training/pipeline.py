@@ -137,14 +137,16 @@ def build_hard(root: Path, seed: int, chunks: range, generation: GenerationSetti
 def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_weights: Path | None = None,
                   generation: GenerationSettings = GenerationSettings(), children: int = 0, contact_only: bool = False,
                   races_only: bool = False, race_teacher: Path | None = None, log: Log = _quiet,
-                  teacher_crashed: Path | None = None) -> None:
+                  teacher_crashed: Path | None = None, rollout_plan: LabelPlan | None = None) -> None:
     """Distillation chunks: the training set's kind of positions (opening and hard-class
     starts), with the ``children`` best 0-ply moves of a seeded roll of each
     (``positions.with_candidate_children``) when ``children`` > 0, races dropped when
     ``contact_only`` (the engine values them with its race tables), everything but races
     dropped when ``races_only`` (data for the race network), each valued by the teacher's
     ``plies``-ply search (``search_teacher``). Each labels shard's meta names the teacher's
-    networks."""
+    networks. With ``rollout_plan`` the same positions are rolled out by the shipped engine
+    instead (``label_shard``): labels that carry no search bias, such as the gammon rates a
+    search inherits from its leaves, at a larger cost and with noise."""
     if contact_only and races_only:
         raise ValueError("contact_only and races_only exclude each other")
 
@@ -155,6 +157,11 @@ def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_
             return only_rows(made, made.classes != PositionClass.RACE)
         return only_rows(made, made.classes == PositionClass.RACE) if races_only else made
 
+    if rollout_plan is not None:
+        plan = rollout_plan
+        build_independent_chunks(root, chunks, make,
+                                 lambda positions, chunk: label_shard(positions, seed, chunk, plan), log, "rollout")
+        return
     teacher, name = search_teacher(teacher_weights, race_teacher, teacher_crashed)
     build_independent_chunks(root, chunks, make,
                              lambda positions, chunk: search_label_shard(positions, teacher, plies, name), log, "distill")
