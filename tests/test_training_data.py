@@ -266,6 +266,10 @@ def test_rollout_distill_rolls_out_the_same_positions_the_search_would_value(tmp
     positions = load_shard(tmp_path / "rollout" / "positions" / "shard-00000.npz")
     np.testing.assert_array_equal(rolled.probabilities, label_shard(positions, 12, 0, TINY_PLAN).probabilities)
     assert not np.allclose(rolled.probabilities, searched.probabilities, atol=1e-3)
+    with pytest.raises(ValueError, match="name no teacher"):
+        build_distill(tmp_path / "both", 12, range(1), generation=TINY_GENERATION, rollout_plan=TINY_PLAN,
+                      teacher_weights=tmp_path / "any.npz")
+    assert not (tmp_path / "both").exists()
 
 
 def test_races_only_distill_keeps_races_valued_with_the_race_teacher_at_the_leaves(tmp_path: Path):

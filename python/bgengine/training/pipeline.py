@@ -149,6 +149,8 @@ def build_distill(root: Path, seed: int, chunks: range, plies: int = 2, teacher_
     search inherits from its leaves, at a larger cost and with noise."""
     if contact_only and races_only:
         raise ValueError("contact_only and races_only exclude each other")
+    if rollout_plan is not None and (teacher_weights or teacher_crashed or race_teacher):
+        raise ValueError("rollout labels are played by the package's engine: name no teacher")
 
     def make(chunk: int) -> Shard:
         sampled = generate_chunk(seed, chunk, generation, set())
