@@ -124,3 +124,29 @@ def test_a_weighted_directory_repeats_its_training_and_validation_positions_and_
     assert any(" x3" in name for name in splits[TRAIN].sources)
     with pytest.raises(ValueError):
         gather([tmp_path / "hard"], (PositionClass.CONTACT,), repeats={tmp_path / "hard": 0})
+
+
+def test_a_gammons_only_directory_counts_its_gammon_labels_alone_and_holds_no_test_positions(tmp_path: Path):
+    from bgengine.training.fit_job import evaluator_kind, examples
+
+    boards = [np.asarray(holding_game(np.random.default_rng(s))) for s in range(4)]
+    save_shard(shard_path(tmp_path / "rollouts", 0), _labelled(boards[:2], 0.3))
+    save_shard(shard_path(tmp_path / "rollouts", 9), _labelled(boards[2:3], 0.3))  # a test shard: left out
+    save_shard(shard_path(tmp_path / "plain", 0), _labelled([boards[1], boards[3]], 0.6))
+    splits = gather([tmp_path / "plain", tmp_path / "rollouts"], (PositionClass.CONTACT,),
+                    repeats={tmp_path / "rollouts": 2}, gammons_only={tmp_path / "rollouts"})
+    train = splits[TRAIN]
+    assert len(splits[TEST]) == 0 and len(train) == 2 + 2  # boards[1] keeps the plain label; boards[0] twice
+    assert train.counted is not None
+    assert train.counted[train.targets[:, 0] == 0.6].tolist() == [[1, 1, 1, 1, 1]] * 2
+    assert train.counted[train.targets[:, 0] == 0.3].tolist() == [[0, 1, 1, 1, 1]] * 2
+    assert any(name.endswith("x2 gammons only") for name in train.sources)
+    data = examples(evaluator_kind(3), train)
+    assert data.possible is not None and data.possible[train.targets[:, 0] == 0.3, 0].tolist() == [0, 0]
+    assert gather([tmp_path / "plain"], (PositionClass.CONTACT,))[TRAIN].counted is None
+
+
+def test_the_fit_command_takes_gammon_data_for_the_evaluator_only(tmp_path: Path):
+    with pytest.raises(SystemExit):
+        main(["fit", "--class", "race", "--out", str(tmp_path / "run"), "--seed", "1", "--no-truth",
+              "--gammon-data", str(tmp_path), "1"])

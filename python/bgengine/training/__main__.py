@@ -108,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--weighted-data", nargs=2, action="append", default=[], metavar=("DIR", "TIMES"),
                      help="a label directory whose training and validation positions count TIMES times (repeat; read before --data,"
                           " so its label wins a board that several directories hold)")
+    fit.add_argument("--gammon-data", nargs=2, action="append", default=[], metavar=("DIR", "TIMES"),
+                     help="a label directory whose labels count for the gammon rates alone, TIMES times (repeat;"
+                          " rollouts too short for the win rate that ground the gammon rates in game outcomes;"
+                          " training and validation shards only)")
     fit.add_argument("--init", type=Path, help="evaluator weights to start from (--class evaluator)")
     fit.add_argument("--race-encoding", type=int, choices=RACE_VERSIONS, default=RACE_VERSIONS[-1],
                      help="--class race: the race-features version of the inputs (1: without the within-k chances)")
@@ -143,10 +147,14 @@ def main(argv: list[str] | None = None) -> int:
                 else race_kind(args.race_encoding) if args.kind == "race" else KINDS[args.kind])
         try:
             repeats = {Path(directory): int(times) for directory, times in args.weighted_data}
+            gammon_repeats = {Path(directory): int(times) for directory, times in args.gammon_data}
         except ValueError:
-            parser.error("--weighted-data takes a directory and a whole number of times")
-        directories = [*repeats, *(args.data or ([] if repeats else list(kind.default_data)))]
-        fit_network(kind, args.out, settings, directories, args.truth, log, args.split_every, args.init, repeats)
+            parser.error("--weighted-data and --gammon-data take a directory and a whole number of times")
+        if gammon_repeats and args.kind != "evaluator":
+            parser.error("--gammon-data applies to --class evaluator only")
+        full = [*repeats, *(args.data or ([] if repeats or gammon_repeats else list(kind.default_data)))]
+        fit_network(kind, args.out, settings, [*full, *gammon_repeats], args.truth, log, args.split_every, args.init,
+                    {**gammon_repeats, **repeats}, set(gammon_repeats))
         log("done")
         return 0
     if args.job == "relabel":

@@ -39,46 +39,58 @@ def shard_index(path: Path) -> int:
 @dataclass
 class Split:
     """Boards (n, 26) int8, targets (n, 5), their stored classes (n,) int8
-    (``classes.PositionClass``) and where they came from, for one role."""
+    (``classes.PositionClass``) and where they came from, for one role. ``counted`` (n, 5):
+    which of each position's labels the loss counts (None: all of them)."""
 
     boards: np.ndarray
     targets: np.ndarray
     classes: np.ndarray
     sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz (seed s)" per shard used
+    counted: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.boards)
 
 
+#: The labels a gammons-only directory's positions count: the four gammon rates, not the win rate.
+GAMMON_OUTPUTS = np.array([0, 1, 1, 1, 1], dtype=np.float64)
+
+
 def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None,
-           every: int = SPLIT_EVERY, repeats: dict[Path, int] | None = None) -> dict[str, Split]:
+           every: int = SPLIT_EVERY, repeats: dict[Path, int] | None = None,
+           gammons_only: set[Path] | None = None) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role.
 
     ``repeats``: a directory's training and validation positions are kept that many times
     (the weight of its labels in the loss that is fitted and the one that stops the fit);
     the test split keeps each board once (errors per position).
+    ``gammons_only``: directories whose labels count for the gammon rates alone (rollouts too
+    short to value the win rate, kept to ground the gammon rates in game outcomes); they add
+    training and validation positions only, so the test split's errors stay comparable.
     """
     repeats = {Path(directory): count for directory, count in (repeats or {}).items()}
     if any(count < 1 for count in repeats.values()):
         raise ValueError(f"repeats must be at least 1, got {sorted(repeats.values())}")
+    gammon_directories = {Path(directory) for directory in (gammons_only or ())}
     claimed = set(exclude or ())
-    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int]]] = {role: [] for role in ROLES}
+    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int, bool]]] = {role: [] for role in ROLES}
     for directory in directories:
+        gammon_labels = Path(directory) in gammon_directories
         for path in shard_paths(directory):
             shard = load_shard(path)
-            if not shard.labelled:
+            role = shard_role(shard_index(path), every)
+            if not shard.labelled or (gammon_labels and role == TEST):
                 continue
             assert shard.probabilities is not None
             mask = np.isin(shard.classes, classes)
             name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
-            role = shard_role(shard_index(path), every)
             times = repeats.get(Path(directory), 1) if role != TEST else 1
-            pieces[role].append((name + (f" x{times}" if times > 1 else ""), shard.boards[mask],
-                                 shard.probabilities[mask], shard.classes[mask], times))
+            pieces[role].append((name + (f" x{times}" if times > 1 else "") + (" gammons only" if gammon_labels else ""),
+                                 shard.boards[mask], shard.probabilities[mask], shard.classes[mask], times, gammon_labels))
     splits = {}
     for role in ROLES:
-        boards, targets, kinds, sources = [], [], [], []
-        for name, shard_boards, shard_targets, shard_classes, times in pieces[role]:
+        boards, targets, kinds, counted, sources = [], [], [], [], []
+        for name, shard_boards, shard_targets, shard_classes, times, gammon_labels in pieces[role]:
             keep = []
             for i, board in enumerate(shard_boards):
                 key = board.tobytes()
@@ -89,10 +101,12 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
             boards.append(shard_boards[keep])
             targets.append(shard_targets[keep])
             kinds.append(shard_classes[keep])
+            counted.append(np.tile(GAMMON_OUTPUTS if gammon_labels else np.ones(5), (len(keep), 1)))
             sources.append(name)
         splits[role] = Split(np.concatenate(boards) if boards else np.zeros((0, 26), np.int8),
                              np.concatenate(targets) if targets else np.zeros((0, 5)),
-                             np.concatenate(kinds) if kinds else np.zeros(0, np.int8), sources)
+                             np.concatenate(kinds) if kinds else np.zeros(0, np.int8), sources,
+                             np.concatenate(counted) if gammon_directories and counted else None)
     return splits
 
 

@@ -136,9 +136,11 @@ KINDS = {
 def examples(kind: NetworkKind, split: Split) -> Examples:
     """The training examples of a split: inputs, labels, the corrected estimate's logits, and
     the outputs the rules leave open (labels made before the engine applied the gammon rule
-    can hold gammons a side with a checker off can no longer lose: the loss ignores them)."""
+    can hold gammons a side with a checker off can no longer lose: the loss ignores them), and
+    of those only the ones the split counts (``Split.counted``: gammons-only labels)."""
     inputs, offsets = kind.inputs(split.boards)
-    return Examples(inputs, split.targets, offsets, possible_outcomes(split.boards))
+    possible = possible_outcomes(split.boards)
+    return Examples(inputs, split.targets, offsets, possible if split.counted is None else possible * split.counted)
 
 
 def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -175,16 +177,17 @@ def _commit() -> str:
 
 def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories: list[Path], truth: Path | None,
                 log: Callable[[str], None], split_every: int = SPLIT_EVERY, init: Path | None = None,
-                repeats: dict[Path, int] | None = None) -> dict[str, Any]:
+                repeats: dict[Path, int] | None = None, gammons_only: set[Path] | None = None) -> dict[str, Any]:
     """Run (or resume) the whole job; the record written beside the weights. ``init``: an
     evaluator weights file the run starts from (kind ``evaluator`` only). ``repeats``: how many
-    times the training and validation positions of some of ``directories`` count (``corpus.gather``)."""
+    times the training and validation positions of some of ``directories`` count; ``gammons_only``:
+    the directories whose labels count for the gammon rates alone (``corpus.gather``)."""
     if init is not None and kind.name != "evaluator":
         raise ValueError("--init applies to the evaluator network only")
     excluded = truth_boards(truth)  # before anything is written: a missing truth file leaves no run folder
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = gather(directories, kind.classes, excluded, split_every, repeats)
+    splits = gather(directories, kind.classes, excluded, split_every, repeats, gammons_only)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST))
         + " (" + ", ".join(PositionClass(code).name.lower() for code in kind.classes) + ")")
     started = time.process_time()
@@ -204,6 +207,7 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
         "data": {role: {"positions": len(splits[role]), "shards": splits[role].sources}
                  for role in (TRAIN, VALIDATION, TEST)},
         "repeats": {str(directory): count for directory, count in (repeats or {}).items()},
+        "gammons_only": sorted(str(directory) for directory in (gammons_only or ())),
         "truth_set_excluded": None if truth is None else str(truth),
         "split": f"by shard index: % {split_every} == {split_every - 1} test, == {split_every - 2} validation",
         "epochs": state.epoch, "best_epoch": state.best_epoch, "best_validation_loss": state.best_loss,
