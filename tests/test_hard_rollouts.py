@@ -146,7 +146,13 @@ def test_a_gammons_only_directory_counts_its_gammon_labels_alone_and_holds_no_te
     assert gather([tmp_path / "plain"], (PositionClass.CONTACT,))[TRAIN].counted is None
 
 
-def test_the_fit_command_takes_gammon_data_for_the_evaluator_only(tmp_path: Path):
+def test_the_fit_command_takes_gammon_data_for_the_evaluator_only_and_not_twice(tmp_path: Path, capsys):
     with pytest.raises(SystemExit):
         main(["fit", "--class", "race", "--out", str(tmp_path / "run"), "--seed", "1", "--no-truth",
               "--gammon-data", str(tmp_path), "1"])
+    assert "--gammon-data applies to --class evaluator only" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["fit", "--class", "evaluator", "--out", str(tmp_path / "run"), "--seed", "1", "--no-truth",
+              "--data", str(tmp_path), "--gammon-data", str(tmp_path), "1"])
+    assert "cannot also be read for all its labels" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

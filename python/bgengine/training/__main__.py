@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         if gammon_repeats and args.kind != "evaluator":
             parser.error("--gammon-data applies to --class evaluator only")
         full = [*repeats, *(args.data or ([] if repeats or gammon_repeats else list(kind.default_data)))]
+        if set(full) & set(gammon_repeats):
+            parser.error("a --gammon-data directory cannot also be read for all its labels (--data, --weighted-data)")
         fit_network(kind, args.out, settings, [*full, *gammon_repeats], args.truth, log, args.split_every, args.init,
                     {**gammon_repeats, **repeats}, set(gammon_repeats))
         log("done")
