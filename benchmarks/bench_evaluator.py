@@ -136,8 +136,8 @@ def encoding_rates(rounds: int, seed: int, encodings: tuple[int, ...] = (1, 2, 3
 
 def test_zero_ply_one_at_a_time_through_python(benchmark):
     positions = random_play_positions(2000, SAMPLE_SEED)
-    network = default_evaluator().network
-    expected = network.evaluate_trusted(np.array([np.asarray(p) for p in positions]))
+    # the engine's batch path (contact or crashed network by class), which the single calls must equal
+    expected = default_evaluator().evaluate_batch(np.array([np.asarray(p) for p in positions]))
     contact = [i for i, p in enumerate(positions) if p.phase.value == "contact"]
     got = np.array([evaluate(positions[i]).probabilities for i in contact], dtype=np.float32)
     assert np.array_equal(got, expected[contact])
