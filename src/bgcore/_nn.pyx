@@ -153,7 +153,9 @@ cdef enum:
 # operations.
 ctypedef struct Side:
     const checker_t* board
-    bint mirrored                   # the opponent: own point p is board slot 25 - p, negated
+    int origin                      # own point p is board slot origin + step * p, its count
+    int step                        # sign * that slot (the mover: 0, 1, 1; the opponent: 25,
+    int sign                        # -1, -1), read without a branch
     unsigned int occupied           # bit p: a checker on own point p (p = 1..25)
     unsigned int made               # bit p: two or more (p = 1..24)
     unsigned int occupied_seen      # occupied in the other side's numbering (bit 25 - p)
@@ -162,7 +164,7 @@ ctypedef struct Side:
 
 cdef inline int count_on(const Side* side, int p) noexcept nogil:
     """Checkers of ``side`` on its own point p (25: its bar)."""
-    return -side.board[25 - p] if side.mirrored else side.board[p]
+    return side.sign * side.board[side.origin + side.step * p]
 
 
 cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexcept nogil:
@@ -170,8 +172,10 @@ cdef void split_sides(const checker_t* board, Side* mover, Side* opponent) noexc
     cdef unsigned int bits[4]       # slots > 0, >= 2, < 0, <= -2
     board_bits(board, bits)
     mover.board = opponent.board = board
-    mover.mirrored = False
-    opponent.mirrored = True
+    mover.origin = 0
+    mover.step = mover.sign = 1
+    opponent.origin = 25
+    opponent.step = opponent.sign = -1
     mover.occupied = bits[0]
     mover.made = bits[1] & POINT_BITS
     mover.occupied_seen = mirror26(mover.occupied)
@@ -204,6 +208,11 @@ ctypedef struct PointCounts:
     int mobility
     int break_contact
     int indirect_shots
+    int on_board                    # and for encoding 3's structure_units: checkers on the board
+    int pips                        # (bar included), their pips, their squared points summed,
+    int square_sum                  # those behind a 4-prime of the enemy's and those past its
+    int trapped                     # rearmost checker
+    int passed
 
 
 cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
@@ -216,12 +225,16 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
     cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
     cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
     cdef int rearmost = highest_bit(own.occupied), mobility = 0, break_contact = 0, indirect = 0
+    cdef int square_sum = 0, trapped = 0, passed = 0
     # (blocks >> p) & 63: enemy points on the six points below own point p (when p > 6);
     # (behind >> p) & 63: enemy-occupied points 7..12 below p (own point 0: the enemy's bar)
     cdef unsigned int blocks = enemy.made_seen << 6
     cdef unsigned long long behind = <unsigned long long>enemy.occupied_seen << 12
     cdef int ahead, enemy_rear = lowest_bit(enemy.occupied_seen) if enemy.occupied_seen else NUM_SLOTS
-    cdef unsigned int points = own.occupied & POINT_BITS, run, reach
+    cdef unsigned int points = own.occupied & POINT_BITS, reach
+    # the top of the lowest run of 4+ enemy points (26 when none): checkers above it are trapped
+    cdef unsigned int primes = enemy.made_seen & (enemy.made_seen >> 1) & (enemy.made_seen >> 2) & (enemy.made_seen >> 3)
+    cdef int trapped_above = lowest_bit(primes | (<unsigned int>1 << (NUM_SLOTS - 3))) + 3
     while points:
         p = lowest_bit(points)
         points &= points - 1
@@ -243,62 +256,44 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
             ahead = p - enemy_rear + 1  # the enemy is never on own point p: p > rear iff > 0
             break_contact += n * (ahead if ahead > 0 else 0)
             indirect += (n == 1) * POPCOUNT6[(behind >> p) & 0x3F]
+            square_sum += n * p * p
+            trapped += n * (p > trapped_above)
+            passed += n * (p < enemy_rear)
+    on_board += bar
+    pips += 25 * bar
     if counts != NULL:              # the bar: mobility entering, and ahead of every enemy checker
         ahead = 25 - enemy_rear + 1
         counts.mobility = mobility + bar * (6 - POPCOUNT6[(blocks >> 25) & 0x3F])
         counts.break_contact = break_contact + bar * (ahead if ahead > 0 else 0)
         counts.indirect_shots = indirect
+        counts.on_board = on_board
+        counts.pips = pips
+        counts.square_sum = square_sum + bar * 25 * 25
+        counts.trapped = trapped + bar * (25 > trapped_above)
+        counts.passed = passed + bar * (25 < enemy_rear)
     # a blot at own point p is hit directly from own points p-6 .. p-1 (0: the enemy's bar)
     reach = enemy.occupied_seen
     reach = (reach << 1) | (reach << 2) | (reach << 3) | (reach << 4) | (reach << 5) | (reach << 6)
     direct_blots = popcount(own.occupied & ~own.made & POINT_BITS & reach)
-    run = own.made                  # the longest run of made points: steps until it empties
-    while run:
-        run &= run << 1
-        prime += 1
-    if bar > 0:
-        on_board += bar
-        pips += 25 * bar
-        indices[active] = base + UNIT_BAR
-        values[active] = 1.0
-        indices[active + 1] = base + UNIT_BAR_COUNT
-        values[active + 1] = bar * 0.25
-        active += 2
-    if on_board < NUM_CHECKERS:
-        indices[active] = base + UNIT_OFF
-        values[active] = (NUM_CHECKERS - on_board) * (1.0 / NUM_CHECKERS)
-        active += 1
-    if pips > 0:
-        indices[active] = base + UNIT_PIPS
-        values[active] = pips * (1.0 / 150.0)
-        active += 1
+    prime = longest_run(own.made)
+    # the units below written whether on or not (the buffers have room), counted when on: no branch
+    indices[active] = base + UNIT_BAR
+    values[active] = 1.0
+    indices[active + 1] = base + UNIT_BAR_COUNT
+    values[active + 1] = bar * 0.25
+    active += 2 * (bar > 0)
+    active = append_count(indices, values, active, base + UNIT_OFF, NUM_CHECKERS - on_board, 1.0 / NUM_CHECKERS)
+    active = append_count(indices, values, active, base + UNIT_PIPS, pips, 1.0 / 150.0)
     own_only[0] = active
-    if direct_blots > 0:
-        indices[active] = base + UNIT_DIRECT_BLOTS
-        values[active] = direct_blots * 0.25
-        active += 1
-        enemy_board = popcount(enemy.made & 0x7E)          # enemy points 1..6
-        if enemy_board > 0:
-            indices[active] = base + UNIT_DANGER
-            values[active] = direct_blots * enemy_board * (1.0 / 12.0)
-            active += 1
+    enemy_board = popcount(enemy.made & 0x7E)           # enemy points 1..6
+    active = append_count(indices, values, active, base + UNIT_DIRECT_BLOTS, direct_blots, 0.25)
+    active = append_count(indices, values, active, base + UNIT_DANGER, direct_blots * enemy_board, 1.0 / 12.0)
     anchors = popcount(own.made & (<unsigned int>0x3F << 19))   # own points 19..24
-    if anchors > 0:
-        indices[active] = base + UNIT_ANCHORS
-        values[active] = anchors * 0.5
-        active += 1
-    if prime > 1:
-        indices[active] = base + UNIT_PRIME
-        values[active] = prime * (1.0 / 6.0)
-        active += 1
+    active = append_count(indices, values, active, base + UNIT_ANCHORS, anchors, 0.5)
+    active = append_count(indices, values, active, base + UNIT_PRIME, prime * (prime > 1), 1.0 / 6.0)
     # enemy points (own point p is the enemy's 25-p) in the 6 points before the rearmost checker
-    containment = 0 if rearmost == 0 else popcount(
-        enemy.made_seen & ((<unsigned int>1 << rearmost) - (<unsigned int>1 << (rearmost - 6 if rearmost > 6 else 1))))
-    if containment > 0:
-        indices[active] = base + UNIT_CONTAINMENT
-        values[active] = containment * (1.0 / 6.0)
-        active += 1
-    return active
+    containment = popcount(enemy.made_seen & points_between(rearmost - 6 if rearmost > 6 else 1, rearmost))
+    return append_count(indices, values, active, base + UNIT_CONTAINMENT, containment, 1.0 / 6.0)
 
 
 # Encoding 2's contact units of one side (offsets after the side's first unit): both sides'
@@ -327,7 +322,6 @@ cdef unsigned int ROLL_BIT[7][7]
 cdef unsigned int ROLLS_SHOWING[64]     # by a set of die values (bit d - 1): the rolls showing one
 cdef unsigned int ROLLS_ADDING_TO[512]  # by a set of sums 3..11 (bit s - 3): the non-doubles adding to one
 cdef int POPCOUNT6[64]                  # bits set in a 6-bit value (six points, six doubles)
-cdef unsigned int REVERSED6[64]         # a 6-bit value's bits in reverse order (bit j to bit 5 - j)
 
 
 cdef void fill_roll_masks() noexcept nogil:
@@ -340,9 +334,6 @@ cdef void fill_roll_masks() noexcept nogil:
             bit += 1
     for subset in range(64):
         POPCOUNT6[subset] = popcount(subset)
-        REVERSED6[subset] = 0
-        for a in range(6):
-            REVERSED6[subset] |= ((subset >> a) & 1) << (5 - a)
         ROLLS_SHOWING[subset] = 0
         for a in range(1, 7):
             for b in range(a, 7):
@@ -522,7 +513,7 @@ cdef inline unsigned int without_lowest(unsigned int bits) noexcept nogil:
 
 cdef inline bint two_different(unsigned int first, unsigned int second) noexcept nogil:
     """Whether one of ``first`` and another of ``second`` are two different bits."""
-    return first != 0 and second != 0 and without_lowest(first | second) != 0
+    return (first != 0) & (second != 0) & (without_lowest(first | second) != 0)   # no branch
 
 
 cdef inline bint double_hits_two(unsigned int hitters, unsigned int landing, unsigned int blots, int d,
@@ -565,44 +556,37 @@ cdef inline unsigned int non_doubles_between(unsigned int first, unsigned int se
     return rolls & ~<unsigned int>0x3F
 
 
-cdef unsigned int split_double_hits(unsigned int hitters, unsigned int singles,
-                                    unsigned int blots) noexcept nogil:
-    """The non-doubles (mask of the 21) on which the enemy, none of it on the bar, hits two
-    of ``blots`` (own numbering; ``hitters``: its checkers, ``singles``: its points with
-    one). The first hit is always by one die, so blot by blot among those a die hits: one
-    checker hits it with one die and goes on to a blot the other die further (either
-    order), or two checkers hit it and a later blot, one die each; that fails only when
-    one single checker is the only one to hit either blot with its die and the other way
-    round (the blots' dice swapped) does not hit both."""
-    cdef unsigned int dice[25]         # by blot point: the dice (bit d - 1) that hit it directly
-    cdef unsigned int rolls = 0, pair, conflicts, later, direct = 0, rest
-    cdef int x, y, q, a, b
-    rest = blots
-    while rest:
-        x = lowest_bit(rest)
-        rest &= rest - 1
-        dice[x] = REVERSED6[((hitters << 6) >> x) & 63]   # bit j: a hitter on x - 6 + j
-        direct |= (dice[x] != 0) << x
-    rest = direct
-    while rest:
-        x = lowest_bit(rest)
-        rest &= rest - 1
-        rolls |= non_doubles_between(dice[x], (blots >> (x + 1)) & 63)   # on to x + d
-        later = rest
-        while later:
-            y = lowest_bit(later)
-            later &= later - 1
-            pair = non_doubles_between(dice[x], dice[y])
-            conflicts = singles & points_between(y - 6 if y > 7 else 1, x)
-            while conflicts:            # a single checker on q hitting x with a and y with b
-                q = lowest_bit(conflicts)
-                conflicts &= conflicts - 1
-                a = x - q
-                b = y - q
-                if not ((dice[x] >> (b - 1)) & (dice[y] >> (a - 1)) & 1):
-                    pair &= ~ROLL_BIT[a][b]
-            rolls |= pair
-    return rolls
+cdef inline int bits_up_to_3(unsigned int bits) noexcept nogil:
+    """How many bits ``bits`` has, 3 when more (no popcount needed)."""
+    cdef unsigned int fewer = without_lowest(bits)
+    return (bits != 0) + (fewer != 0) + (without_lowest(fewer) != 0)
+
+
+cdef int split_double_hit_rolls(unsigned int hitters, unsigned int singles,
+                                unsigned int blots) noexcept nogil:
+    """Rolls of the 36 that are not doubles on which the enemy, none of it on the bar, hits
+    two of ``blots`` (own numbering; ``hitters``: its checkers, ``singles``: its points with
+    one). Each die hits at most one blot, so both must: one checker hits a blot with one
+    die and goes on to a blot the other die further (either order), or two checkers hit
+    two blots, one die each. For roll a-b, take the pairs of sources (one a pips below a
+    blot, one b pips below one) less those that are one single checker and those that hit
+    one blot: with two or more sources of each die some pair is left (at most three of
+    four fail), and with one source of a die at most one pair fails each way, so source
+    counts capped at 3 and the two failures as 0 or 1 decide."""
+    cdef unsigned int hits[7]           # by die d: the blots d pips above an enemy checker
+    cdef unsigned int sources[7]        # by die d: the points d pips below a blot
+    cdef int counts[7]                  # by die d: how many such blots, capped at 3
+    cdef int a, b, rolls = 0, pairs
+    for a in range(1, 7):
+        sources[a] = blots >> a
+        hits[a] = (hitters << a) & blots
+        counts[a] = bits_up_to_3(hits[a])
+    for a in range(1, 6):
+        for b in range(a + 1, 7):
+            pairs = (counts[a] * counts[b] - ((sources[a] & sources[b] & singles) != 0)
+                     - ((hits[a] & hits[b]) != 0))
+            rolls += (pairs > 0) | (((hits[a] & sources[b]) | (hits[b] & sources[a])) != 0)
+    return 2 * rolls
 
 
 cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots) noexcept nogil:
@@ -617,7 +601,7 @@ cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots
     if bar == 0:
         for a in range(1, 7):
             rolls += double_hits_two(hitters, landing, blots, a, 4, &hits_one)
-        return rolls + 2 * popcount(split_double_hits(hitters, singles, blots))
+        return rolls + split_double_hit_rolls(hitters, singles, blots)
     for a in range(1, 7):               # the doubles: entering takes min(bar, 4) of the steps
         if (landing >> a) & 1:
             entry = <unsigned int>1 << a
@@ -640,44 +624,33 @@ cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots
 
 
 cdef inline int longest_run(unsigned int points) noexcept nogil:
-    """The most consecutive bits of ``points``: the steps until shifting and masking empties it."""
-    cdef int run = 0
+    """The most consecutive bits of ``points``: the steps until shifting and masking empties
+    it, the first six without a branch (longer runs are rare)."""
+    cdef int run = 0, k
+    for k in range(6):
+        run += points != 0
+        points &= points << 1
     while points:
         points &= points << 1
         run += 1
     return run
 
 
-cdef int structure_units(const Side* own, const Side* enemy, int base, int* indices,
-                         float* values, int active) noexcept nogil:
-    """Append the non-zero encoding-3 units of one side, in its own numbering."""
+cdef int structure_units(const Side* own, const Side* enemy, const PointCounts* counts, int base,
+                         int* indices, float* values, int active) noexcept nogil:
+    """Append the non-zero encoding-3 units of one side, in its own numbering; ``counts``:
+    those encode_side took point by point."""
     cdef unsigned int blots = own.occupied & ~own.made & POINT_BITS, behind = enemy.occupied_seen
-    cdef unsigned int anchors = own.made & (<unsigned int>0x3F << 19), primes, points
-    cdef int rear = highest_bit(own.occupied), p, n, double_hits = 0, trapped = 0, passed = 0
-    cdef int count = 0, pip_sum = 0, square_sum = 0, trapped_above = NUM_SLOTS
-    cdef int enemy_rear = lowest_bit(behind) if behind else NUM_SLOTS
+    cdef unsigned int anchors = own.made & (<unsigned int>0x3F << 19)
+    cdef int rear = highest_bit(own.occupied), double_hits = 0, count = counts.on_board
     cdef int next_point = highest_bit(own.occupied & ~(<unsigned int>1 << rear))
     cdef double spread = 0.0
     if without_lowest(blots) and behind and lowest_bit(behind) < highest_bit(blots):
         double_hits = double_hit_rolls(own, enemy, blots)
-    # the top of the lowest run of 4+ enemy points: the checkers above it are behind a prime
-    primes = enemy.made_seen & (enemy.made_seen >> 1) & (enemy.made_seen >> 2) & (enemy.made_seen >> 3)
-    if primes:
-        trapped_above = lowest_bit(primes) + 3
-    points = own.occupied
-    while points:
-        p = lowest_bit(points)
-        points &= points - 1
-        n = count_on(own, p)
-        trapped += n * (p > trapped_above)
-        passed += n * (p < enemy_rear)
-        count += n
-        pip_sum += n * p
-        square_sum += n * p * p
     if count:
-        spread = <double>(square_sum * count - pip_sum * pip_sum) / (<double>count * count)
+        spread = <double>(counts.square_sum * count - counts.pips * counts.pips) / (<double>count * count)
     active = append_count(indices, values, active, base + STRUCTURE_DOUBLE_HITS, double_hits, 1.0 / 36.0)
-    active = append_count(indices, values, active, base + STRUCTURE_TRAPPED, trapped, 0.1)
+    active = append_count(indices, values, active, base + STRUCTURE_TRAPPED, counts.trapped, 0.1)
     active = append_count(indices, values, active, base + STRUCTURE_PRIME_IN_FRONT,
                           longest_run(enemy.made_seen & points_between(1, rear)), 1.0 / 6.0)
     active = append_count(indices, values, active, base + STRUCTURE_DEEPEST_ANCHOR,
@@ -686,7 +659,7 @@ cdef int structure_units(const Side* own, const Side* enemy, int base, int* indi
                           25 - lowest_bit(anchors) if anchors else 0, 1.0 / 6.0)
     active = append_count(indices, values, active, base + STRUCTURE_NEXT_BLOCKED,
                           36 - escape_rolls_from(next_point, enemy) if next_point else 0, 1.0 / 36.0)
-    active = append_count(indices, values, active, base + STRUCTURE_PASSED, passed, 1.0 / 15.0)
+    active = append_count(indices, values, active, base + STRUCTURE_PASSED, counts.passed, 1.0 / 15.0)
     active = append_count(indices, values, active, base + STRUCTURE_TO_HOME, rear - 6 if rear > 6 else 0,
                           1.0 / 19.0)
     indices[active] = base + STRUCTURE_SPREAD
@@ -727,8 +700,8 @@ cdef int encode_split(const checker_t* board, int encoding, int* indices, float*
         active = contact_units(&opponent, &mover, opponent_counts, NUM_INPUTS + CONTACT_UNITS_PER_SIDE,
                                indices, values, active)
     if encoding == 3:
-        active = structure_units(&mover, &opponent, NUM_INPUTS_2, indices, values, active)
-        active = structure_units(&opponent, &mover, NUM_INPUTS_2 + STRUCTURE_UNITS_PER_SIDE,
+        active = structure_units(&mover, &opponent, mover_counts, NUM_INPUTS_2, indices, values, active)
+        active = structure_units(&opponent, &mover, opponent_counts, NUM_INPUTS_2 + STRUCTURE_UNITS_PER_SIDE,
                                  indices, values, active)
     return active
 
