@@ -221,8 +221,8 @@ cdef int encode_side(const Side* own, const Side* enemy, int base, int* indices,
     of a point written, those that are on counted: the buffers have room), then the rest.
     ``own_only``: where the units that depend on this side's checkers alone end (points,
     bar, off, pips: the features after them look at the enemy too). ``counts``: NULL, or
-    where encoding 2's counts that go point by point are taken in the same pass."""
-    cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime = 0
+    where encoding 2's and 3's counts that go point by point are taken in the same pass."""
+    cdef int p, n, unit, on_board = 0, pips = 0, direct_blots, prime
     cdef int anchors, containment, enemy_board, bar = count_on(own, 25)
     cdef int rearmost = highest_bit(own.occupied), mobility = 0, break_contact = 0, indirect = 0
     cdef int square_sum = 0, trapped = 0, passed = 0
