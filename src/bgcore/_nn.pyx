@@ -146,6 +146,7 @@ cdef extern from *:
 
 cdef enum:
     POINT_BITS = 0x1FFFFFE          # bits 1..24
+    NO_CHECKER_BIT = 1 << 26        # above every point and bar: lowest_bit of a set | this is 26 when empty
 
 
 # One side's checkers numbered from its own side (1..24 points, 25 its bar), read from the
@@ -475,7 +476,7 @@ cdef int contact_units(const Side* own, const Side* enemy, const PointCounts* co
     cdef int rear = highest_bit(own.occupied)
     cdef int hit_rolls = 0, hit_loss = 0, containment, enemy_home
     # hits: only when an enemy checker (or its bar, own point 0) is below some blot
-    if blots and behind and lowest_bit(behind) < highest_bit(blots):
+    if lowest_bit(behind | NO_CHECKER_BIT) < highest_bit(blots):    # highest_bit(0) is 0
         count_hits(own, enemy, blots, &hit_rolls, &hit_loss)
     # the rearmost checker and the enemy points among the 12 in front of it
     containment = popcount(enemy.made_seen & points_in_front(rear))
@@ -487,7 +488,7 @@ cdef int contact_units(const Side* own, const Side* enemy, const PointCounts* co
     active = append_count(indices, values, active, base + CONTACT_INDIRECT_SHOTS, counts.indirect_shots, 0.1)
     active = append_count(indices, values, active, base + CONTACT_MOBILITY, counts.mobility, 1.0 / 60.0)
     active = append_count(indices, values, active, base + CONTACT_BREAK_CONTACT, counts.break_contact, 0.01)
-    enemy_home = popcount(enemy.made & 0x7E) if count_on(own, 25) > 0 else 0   # enemy points 1..6
+    enemy_home = popcount(enemy.made & 0x7E) * (count_on(own, 25) > 0)   # enemy points 1..6
     return append_count(indices, values, active, base + CONTACT_DANCE_ROLLS, enemy_home * enemy_home,
                         1.0 / 36.0)
 
@@ -607,7 +608,7 @@ cdef int double_hit_rolls(const Side* own, const Side* enemy, unsigned int blots
             entry = <unsigned int>1 << a
             two = double_hits_two(hitters | entry, landing, blots & ~entry, a,
                                   4 - bar if bar < 4 else 0, &hits_one)
-            rolls += two or (hits_one and (blots & entry) != 0)
+            rolls += two | (hits_one & ((blots & entry) != 0))
     entry_blots = (blots >> 1) & 63     # the dice that enter on a blot
     if bar >= 2:                        # a non-double only enters: both dice on blots
         return rolls + 2 * popcount(non_doubles_between(entry_blots, entry_blots))
@@ -644,19 +645,21 @@ cdef int structure_units(const Side* own, const Side* enemy, const PointCounts* 
     cdef unsigned int anchors = own.made & (<unsigned int>0x3F << 19)
     cdef int rear = highest_bit(own.occupied), double_hits = 0, count = counts.on_board
     cdef int next_point = highest_bit(own.occupied & ~(<unsigned int>1 << rear))
-    cdef double spread = 0.0
-    if without_lowest(blots) and behind and lowest_bit(behind) < highest_bit(blots):
+    cdef double spread
+    # (bit 26 stands in for no enemy checker: above every blot; one test, one branch)
+    if (without_lowest(blots) != 0) & (lowest_bit(behind | NO_CHECKER_BIT) < highest_bit(blots)):
         double_hits = double_hit_rolls(own, enemy, blots)
-    if count:
-        spread = <double>(counts.square_sum * count - counts.pips * counts.pips) / (<double>count * count)
+    # no checker on the board: 0 / 1 (the sums are 0 too), without a branch
+    cdef double divisor = count + (count == 0)
+    spread = <double>(counts.square_sum * count - counts.pips * counts.pips) / (divisor * divisor)
     active = append_count(indices, values, active, base + STRUCTURE_DOUBLE_HITS, double_hits, 1.0 / 36.0)
     active = append_count(indices, values, active, base + STRUCTURE_TRAPPED, counts.trapped, 0.1)
     active = append_count(indices, values, active, base + STRUCTURE_PRIME_IN_FRONT,
                           longest_run(enemy.made_seen & points_between(1, rear)), 1.0 / 6.0)
     active = append_count(indices, values, active, base + STRUCTURE_DEEPEST_ANCHOR,
-                          highest_bit(anchors) - 18 if anchors else 0, 1.0 / 6.0)
+                          highest_bit(anchors | (<unsigned int>1 << 18)) - 18, 1.0 / 6.0)
     active = append_count(indices, values, active, base + STRUCTURE_ADVANCED_ANCHOR,
-                          25 - lowest_bit(anchors) if anchors else 0, 1.0 / 6.0)
+                          25 - lowest_bit(anchors | (<unsigned int>1 << 25)), 1.0 / 6.0)
     active = append_count(indices, values, active, base + STRUCTURE_NEXT_BLOCKED,
                           36 - escape_rolls_from(next_point, enemy) if next_point else 0, 1.0 / 36.0)
     active = append_count(indices, values, active, base + STRUCTURE_PASSED, counts.passed, 1.0 / 15.0)
