@@ -745,7 +745,7 @@ cdef extern from *:
             VECTOR a6 = bg_load(VECTOR, f + 6 * n), a7 = bg_load(VECTOR, f + 7 * n);            \
             for (int i = 0; i < active; ++i) {                                                  \
                 const float* row = weights + (long)indices[i] * h + start;                      \
-                const VECTOR v = (VECTOR){0} + values[i];                                       \
+                const float v = values[i];      /* a scalar times a vector: broadcast */     \
                 a0 += v * bg_load(VECTOR, row);         a1 += v * bg_load(VECTOR, row + n);     \
                 a2 += v * bg_load(VECTOR, row + 2 * n); a3 += v * bg_load(VECTOR, row + 3 * n); \
                 a4 += v * bg_load(VECTOR, row + 4 * n); a5 += v * bg_load(VECTOR, row + 5 * n); \
@@ -760,7 +760,7 @@ cdef extern from *:
         for (; start + n <= h; start += n) {                                                    \
             VECTOR a = bg_load(VECTOR, first + start);                                          \
             for (int i = 0; i < active; ++i)                                                    \
-                a += ((VECTOR){0} + values[i]) * bg_load(VECTOR, weights + (long)indices[i] * h + start); \
+                a += values[i] * bg_load(VECTOR, weights + (long)indices[i] * h + start);   \
             bg_store(VECTOR, hidden + start, a);                                                \
         }                                                                                       \
         for (; start < h; ++start) {                                                            \
