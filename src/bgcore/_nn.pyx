@@ -722,6 +722,8 @@ cdef extern from *:
     #define BG_HOT
     #endif
     #include <string.h>
+    /* eight partial sums added pairwise: the dot products' last step, the same in every build */
+    #define BG_SUM8(p) (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])))
     #if defined(__GNUC__)
     typedef float bg_v8 __attribute__((vector_size(32)));
     #define bg_load(VECTOR, p) __extension__({ VECTOR bg_l_; memcpy(&bg_l_, (p), sizeof bg_l_); bg_l_; })
@@ -792,9 +794,8 @@ cdef extern from *:
         for (; j + 8 <= n; j += 8) bg_store8(y + j, bg_load8(y + j) + va * bg_load8(x + j));
         for (; j < n; ++j) y[j] += a * x[j];
     }
-    #define BG_SUM8(p) (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])))
-    /* out[k] = the dot product of row k of a (5 rows of h) with b, each summed in the order
-       of the plain bg_dot below (so the same floats), the five in one pass over b */
+    /* out[k] = the dot product of row k of a (5 rows of h) with b, each summed as the plain
+       loop below sums it (so the same floats), the five in one pass over b */
     BG_HOT static void bg_dot5(const float* a, const float* b, int h, float* out) {
         bg_v8 p0 = {0}, p1 = {0}, p2 = {0}, p3 = {0}, p4 = {0};
         int j = 0;
@@ -826,8 +827,7 @@ cdef extern from *:
             int j = 0;
             for (; j + 8 <= h; j += 8)
                 for (int l = 0; l < 8; ++l) partial[l] += row[j + l] * b[j + l];
-            float total = ((partial[0] + partial[1]) + (partial[2] + partial[3]))
-                          + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+            float total = BG_SUM8(partial);
             for (; j < h; ++j) total += row[j] * b[j];
             out[k] = total;
         }
