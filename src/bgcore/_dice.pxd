@@ -67,3 +67,44 @@ cdef inline int random_roll_index(bitgen_t* rng, bint no_doubles) noexcept nogil
 cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
     """The C generator inside a numpy BitGenerator (e.g. numpy.random.PCG64)."""
     return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
+# Each rollout trial throws its dice from a stream of its own, seeded by one 64-bit draw of
+# the block's generator, so that trial t of two rollouts with the same seed sees the same
+# dice at every ply, whatever earlier trials did (a pass ending one line's game early no
+# longer shifts the dice of the trials after it). The stream is SplitMix64 (Steele, Lea
+# and Flood, 2014: a Weyl sequence through a 64-bit mixer), written from its published
+# constants; each draw is one step.
+cdef extern from *:
+    """
+    typedef struct { uint64_t weyl; } bg_trial_stream;
+    static inline uint64_t bg_trial_next64(void* state) {
+        uint64_t z = (((bg_trial_stream*)state)->weyl += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    static inline uint32_t bg_trial_next32(void* state) { return (uint32_t)(bg_trial_next64(state) >> 32); }
+    static inline double bg_trial_next_double(void* state) {
+        return (double)(bg_trial_next64(state) >> 11) * (1.0 / 9007199254740992.0);
+    }
+    """
+    ctypedef struct TrialStream "bg_trial_stream":
+        uint64_t weyl
+    uint64_t trial_next64 "bg_trial_next64"(void* state) noexcept nogil
+    uint32_t trial_next32 "bg_trial_next32"(void* state) noexcept nogil
+    double trial_next_double "bg_trial_next_double"(void* state) noexcept nogil
+
+
+cdef inline void attach_trial_stream(bitgen_t* generator, TrialStream* stream) noexcept nogil:
+    """Make ``generator`` draw from ``stream`` (seed it with start_trial_stream)."""
+    generator.state = stream
+    generator.next_uint64 = trial_next64
+    generator.next_uint32 = trial_next32
+    generator.next_double = trial_next_double
+    generator.next_raw = trial_next64
+
+
+cdef inline void start_trial_stream(TrialStream* stream, bitgen_t* block) noexcept nogil:
+    """Seed a trial's stream by one 64-bit draw of the block's generator."""
+    stream.weyl = block.next_uint64(block.state)

@@ -23,7 +23,8 @@ from bgcore._outcomes cimport equity_of, flip_probabilities, finished_probabilit
 from bgcore._evaluator cimport (EVALUATION_OK, BoardEvaluator, ExactOracle, CEvaluator, COracle,
                                 best_child)
 from bgcore._dice cimport (NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT, ordered_roll_index,
-                           random_roll_index, bitgen_of)
+                           random_roll_index, bitgen_of, TrialStream, attach_trial_stream,
+                           start_trial_stream)
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 from bgcore._nply cimport MoveFilter, best_reply, nply_probabilities
 from bgcore._nn cimport hold_networks
@@ -49,7 +50,8 @@ cdef enum:
 cdef struct Kernel:
     BoardEvaluator evaluator
     ExactOracle oracle
-    bitgen_t* rng
+    bitgen_t* rng               # the current trial's dice (its own stream: start_trial_stream)
+    bitgen_t* block_rng         # the block's generator: one draw seeds each trial's stream
     int truncate_plies          # 0: play to the end
     bint variance_reduction
     PyObject* evaluator_owner   # the CEvaluator behind `evaluator` (to report its failure)
@@ -371,8 +373,10 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     equity, cubeful value), root side's view, and the total plies played.
 
     ``forced_first``/``forced_second``: per trial, the ordered roll index (6*(d1-1)+d2-1)
-    of the first and second random roll, or -1 to draw it from ``bit_generator`` (a numpy
-    BitGenerator used by this call only). ``referee``: None for cubeless, else an object
+    of the first and second random roll, or -1 to draw it at random. Each trial draws its
+    dice from a stream of its own seeded by one 64-bit draw of ``bit_generator`` (a numpy
+    BitGenerator used by this call only), so trial t of two calls with the same generator
+    state sees the same dice at every ply, however earlier trials ended (bgcore._dice). ``referee``: None for cubeless, else an object
     with ``initial_cube() -> (value, owner, max_value)`` (owner +1 root, -1 other, 0
     centred), ``decide``, ``finished_value``, ``position_value`` and ``luck_scale`` (see
     bgengine.rollout; ``decide`` and ``position_value`` also get the mover's board); a
@@ -424,7 +428,11 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     k.evaluator = evaluator.c
     k.evaluator_owner = <PyObject*>evaluator
     k.oracle = oracle.c
-    k.rng = bitgen_of(bit_generator)
+    cdef TrialStream trial_stream
+    cdef bitgen_t trial_rng
+    attach_trial_stream(&trial_rng, &trial_stream)
+    k.rng = &trial_rng
+    k.block_rng = bitgen_of(bit_generator)
     k.truncate_plies = truncate_plies
     k.variance_reduction = variance_reduction
     k.referee = <PyObject*>referee
@@ -468,6 +476,7 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
                 hold_networks(True)
             for t in range(n):
                 cube = start_cube
+                start_trial_stream(&trial_stream, k.block_rng)
                 plies += run_trial(&k, root, first_die1, first_die2, forced_first[t],
                                    forced_second[t], first_roll_no_doubles, &cube, result)
                 for j in range(NUM_STATS):

@@ -1,6 +1,7 @@
 """Runs a rollout's blocks of trials on any executor and reduces them deterministically.
 
-Block ``i`` draws its dice from ``SeedSequence(entropy, spawn_key=(0, i))`` (the i-th
+Block ``i`` seeds its trials' dice streams (one 64-bit draw each, in order; see
+``bgcore._rollout.run_block``) from ``SeedSequence(entropy, spawn_key=(0, i))`` (the i-th
 child that ``SeedSequence(entropy).spawn`` would give under key 0) and its quasi-random
 first rolls from the groups ``SeedSequence(entropy, spawn_key=(1, g))``; blocks are
 reduced in index order. So a result depends on the settings and seed only, never on
