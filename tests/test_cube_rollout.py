@@ -62,6 +62,24 @@ def test_double_take_line_is_the_position_rolled_out_with_the_cube_on_the_taker_
     assert decision.no_double == pytest.approx(centred.cubeful_equity)
 
 
+def test_the_difference_of_the_lines_has_its_own_standard_error_taken_trial_by_trial():
+    from bgengine import cube_referee, rollout
+
+    settings = RolloutSettings(trials=144, seed=2)
+    decision = cube_decision(RACE, rollout=settings)
+    taker_owns = rollout(RACE, MatchState(cube_value=2, cube_owner=1), settings=settings, referee=cube_referee(),
+                         keep_trial_values=True)
+    centred = rollout(RACE, MatchState(), settings=settings, referee=cube_referee(), keep_trial_values=True)
+    differences = 2 * taker_owns.trial_values - centred.trial_values
+    expected = differences.std(ddof=1) / len(differences) ** 0.5
+    assert decision.double_take_minus_no_double_standard_error == pytest.approx(expected)
+    assert decision.double_take - decision.no_double == pytest.approx(differences.mean())
+    # the same dice in both lines: the difference is sharper than two independent lines
+    independent = (decision.no_double_standard_error ** 2 + decision.double_take_standard_error ** 2) ** 0.5
+    assert decision.double_take_minus_no_double_standard_error < independent
+    assert "Double/Take - No double" in str(decision)
+
+
 def test_match_rollout_is_in_match_winning_chances_and_converts_to_emg():
     match = MatchState(match_length=5, score=(1, 2))
     decision = cube_decision(RACE, match, rollout=RolloutSettings(trials=144, seed=1))
@@ -72,6 +90,8 @@ def test_match_rollout_is_in_match_winning_chances_and_converts_to_emg():
     emg = decision.to_emg()
     assert emg.double_pass == pytest.approx(1.0)
     assert emg.no_double_standard_error == pytest.approx(decision.no_double_standard_error * 2 / (match_span(decision)))
+    assert emg.double_take_minus_no_double_standard_error == pytest.approx(
+        decision.double_take_minus_no_double_standard_error * 2 / match_span(decision))
 
 
 def match_span(decision):
@@ -84,6 +104,7 @@ def test_no_double_allowed_rolls_out_only_no_double():
     decision = cube_decision(RACE, crawford, rollout=RolloutSettings(trials=72, seed=1))
     assert decision.action is CubeAction.NO_CUBE_ACTION and decision.double_take is None
     assert decision.no_double_standard_error is not None and "Crawford" in decision.note
+    assert decision.double_take_minus_no_double_standard_error is None
 
 
 def test_beavers_double_the_take_line():

@@ -431,6 +431,23 @@ def test_flipped_result_is_the_other_players_view():
     assert flipped.flipped().probabilities == pytest.approx(result.probabilities)
 
 
+def test_kept_trial_values_average_to_the_result_and_flip_with_it():
+    from bgengine.rollouts.monte_carlo import paired_standard_error
+
+    result = rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT, keep_trial_values=True)
+    assert len(result.trial_values) == result.trials
+    assert result.trial_values.mean() == pytest.approx(result.equity)
+    assert np.array_equal(result.flipped().trial_values, -result.trial_values)
+    assert rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT).trial_values is None
+    assert paired_standard_error(result, result) == 0.0
+    with pytest.raises(InvalidSettingsError, match="keep their trial values"):
+        paired_standard_error(result, rollout(CONTACT, settings=FAST, evaluator=PIP_COUNT))
+    other_seed = rollout(CONTACT, settings=dataclasses.replace(FAST, seed=FAST.seed + 1), evaluator=PIP_COUNT,
+                         keep_trial_values=True)
+    with pytest.raises(InvalidSettingsError, match="same seed"):
+        paired_standard_error(result, other_seed)
+
+
 def test_rollout_moves_ranks_plays_and_drops_the_clearly_worse():
     # 2-1 with checkers on the 2 and 1 points: bearing both off wins; 2/1 1/off leaves
     # one checker and the opponent (one checker on their 1-point) wins at once.

@@ -3,6 +3,7 @@ generator: a trial's result depends on that draw alone, not on how earlier trial
 (so the two lines of a cubeful decision with one seed see the same dice trial by trial)."""
 
 import numpy as np
+import pytest
 
 from bgcore import _evaluator, _rollout
 from bgengine import Position
@@ -49,3 +50,25 @@ def test_a_trial_s_dice_do_not_depend_on_how_earlier_trials_went():
         first_alone, first_plies = run(CONTACT, advanced(9, 0), 1, first=[forced])
         assert np.array_equal(block[0], first_alone[0] + second_alone[0])
         assert plies == first_plies + second_plies
+
+
+def test_kept_trial_values_are_the_block_s_trials_in_order():
+    values = np.empty(3)
+    no_roll = np.full(3, -1, dtype=np.int16)
+    stats, _ = _rollout.run_block(
+        CONTACT.to_bytes(), default_evaluator().c_evaluator(), _evaluator.COracle(), np.random.PCG64(4),
+        no_roll, no_roll, 0, 0, 0, False, False, trial_values=values,
+    )
+    assert values.sum() == pytest.approx(stats[0][5]) and (values * values).sum() == pytest.approx(stats[1][5])
+    for trial in range(3):
+        alone, _ = run(CONTACT, advanced(4, trial), 1)
+        assert values[trial] == alone[0][5]
+
+
+def test_trial_values_must_fit_the_block():
+    no_roll = np.full(3, -1, dtype=np.int16)
+    with pytest.raises(ValueError, match="trial_values has 2 places for 3 trials"):
+        _rollout.run_block(
+            CONTACT.to_bytes(), default_evaluator().c_evaluator(), _evaluator.COracle(), np.random.PCG64(4),
+            no_roll, no_roll, 0, 0, 0, False, False, trial_values=np.empty(2),
+        )

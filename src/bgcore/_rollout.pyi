@@ -27,4 +27,5 @@ def run_block(
     luck_plies: int = 0,
     keep: int = 2,
     margin: float = 0.04,
+    trial_values: np.ndarray | None = None,
 ) -> tuple[np.ndarray, int]: ...

@@ -367,7 +367,7 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
               int first_die1, int first_die2, int truncate_plies,
               bint variance_reduction, bint first_roll_no_doubles, object referee=None, *,
               int checker_plies=0, int cube_plies=0, int later_plies=0, int later_from=0,
-              int luck_plies=0, int keep=2, float margin=0.04):
+              int luck_plies=0, int keep=2, float margin=0.04, double[::1] trial_values=None):
     """Play len(forced_first) trials; returns (float64 [2, 7], plies): sums and sums of
     squares of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, cubeless
     equity, cubeful value), root side's view, and the total plies played.
@@ -393,6 +393,10 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     game is evaluated at the checker depth in force at its last ply. ``keep``/``margin``:
     the move filter of the n-ply search. ``luck_plies``: the depth at which variance
     reduction values each of the 21 rolls (-1: the play's depth).
+
+    ``trial_values``: None, or an array of len(forced_first) that gets each trial's last
+    statistic (the cubeful value; the cubeless equity without a referee), so that two
+    blocks on the same dice can be compared trial by trial.
     """
     if not (0 <= checker_plies <= MAX_PLIES and 0 <= cube_plies <= MAX_PLIES
             and 0 <= later_plies <= MAX_PLIES and -1 <= luck_plies <= MAX_PLIES):
@@ -405,6 +409,9 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
     cdef Py_ssize_t n = forced_first.shape[0], t
     if forced_second.shape[0] != n:
         raise ValueError("forced_first and forced_second differ in length")
+    if trial_values is not None and trial_values.shape[0] != n:
+        raise ValueError(f"trial_values has {trial_values.shape[0]} places for {n} trials")
+    cdef bint keep_values = trial_values is not None
     if not ((first_die1 == 0 and first_die2 == 0) or (1 <= first_die1 <= 6 and 1 <= first_die2 <= 6)):
         raise ValueError(f"first dice must both be 0 (none given) or both 1..6, got {first_die1} and {first_die2}")
     for t in range(n):
@@ -482,6 +489,8 @@ def run_block(bytes board, CEvaluator evaluator, COracle oracle, object bit_gene
                 for j in range(NUM_STATS):
                     s[0, j] += result[j]
                     s[1, j] += result[j] * result[j]
+                if keep_values:
+                    trial_values[t] = result[NUM_STATS - 1] if start_cube.enabled else result[5]
     finally:
         if hold:
             hold_networks(False)

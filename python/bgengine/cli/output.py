@@ -171,8 +171,20 @@ def cube_table(decision: Any) -> Table:
         table.add_row(*cells)
     if rolled_out:
         table.caption = (f"cubeful rollout, {decision.trials} games per line, seed {decision.rollout_settings.seed}"
-                         " (same dice for both lines)")
+                         f" (same dice for both lines){_paired_difference(decision)}")
     return table
+
+
+def _paired_difference(decision: Any) -> str:
+    """"; Double/Take - No double d ± 95%" of a rolled-out decision that may double (else "")."""
+    error = decision.double_take_minus_no_double_standard_error
+    if error is None or decision.double_take is None:
+        return ""
+    label = "Redouble" if decision.match.relative_cube_owner() is CubeOwner.PLAYER else "Double"
+    difference = decision.double_take - decision.no_double
+    if decision.unit is EquityUnit.MWC:
+        return f"; {label}/Take - No {label.lower()} {100 * difference:+.2f}% ± {100 * 1.96 * error:.2f}%"
+    return f"; {label}/Take - No {label.lower()} {difference:+.3f} ± {1.96 * error:.3f}"
 
 
 def _spread(error: float | None, *, percent: bool) -> str:

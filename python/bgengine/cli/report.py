@@ -252,6 +252,7 @@ STANDARD_ERRORS = {
     "no_double_se": "no_double_standard_error",
     "double_take_se": "double_take_standard_error",
     "double_beaver_se": "double_beaver_standard_error",
+    "double_take_minus_no_double_se": "double_take_minus_no_double_standard_error",
 }
 
 

@@ -2,8 +2,10 @@
 
 No double rolls out the position with the cube as it is (``rollout`` never lets the root
 double before its first roll); Double/Take rolls it out with the cube doubled and owned by
-the taker, so the player on roll rolls and cannot double. Both lines use the same seed
-(common dice), so their difference is sharper than each standard error suggests.
+the taker, so the player on roll rolls and cannot double. Both lines use the same seed, so
+trial t of each throws the same dice at every ply and their difference is sharper than
+either standard error suggests; its own standard error is taken trial by trial
+(``rollouts.monte_carlo.paired_standard_error``).
 Cube decisions inside the games are made by ``cube_decision`` at 0 plies. A money position
 already in the two-sided bear-off table gets the table's exact equities when the
 rollout may use the tables (``bearoff_tables``): a rollout would stop at once there.
@@ -23,7 +25,7 @@ from bgengine.match_state import MatchState
 from bgengine.cube.met import MatchEquityTable, default_met
 from bgengine.position import Position
 from bgengine.cube.referee import cube_referee
-from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
+from bgengine.rollouts.monte_carlo import RolloutSettings, paired_standard_error, rollout
 
 
 def rollout_decision(
@@ -51,7 +53,7 @@ def rollout_decision(
         if exact is not None:  # the kernel would stop at the root: the table is the answer
             decision = cube_decision(position, match)
             return replace(decision, note=f"{decision.note}; nothing to roll out")
-    no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee)
+    no_double = rollout(position, root, settings=settings, evaluator=evaluator, referee=referee, keep_trial_values=True)
     settings = no_double.settings  # with the seed drawn, for the Double/Take line too
     fields: dict[str, Any] = dict(
         probabilities=no_double.probabilities, **efficiency_fields(efficiency), match=match,
@@ -70,10 +72,11 @@ def rollout_decision(
     taker = 1 - root.on_roll
     doubled = root.with_changes(cube_value=2 * root.cube_value, cube_owner=taker)
     same_trials = replace(settings, trials=no_double.trials, target_standard_error=None)
-    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator, referee=referee)
+    take = rollout(position, doubled, settings=same_trials, evaluator=evaluator, referee=referee, keep_trial_values=True)
     assert take.cubeful_equity is not None and take.cubeful_standard_error is not None
+    scale = 2.0 if match.is_money else 1.0  # a money line's equity is per doubled cube
+    difference_error = paired_standard_error(no_double, take, scale)
     if match.is_money:
-        scale = 2.0  # the line's equity is per doubled cube
         double_take, double_take_error = scale * take.cubeful_equity, scale * take.cubeful_standard_error
         double_pass = 1.0
         beaver_allowed = root.may_beaver()
@@ -85,7 +88,8 @@ def rollout_decision(
         double_beaver = double_beaver_error = None
     return decision_from_equities(
         no_double.cubeful_equity, double_take, double_pass, double_beaver,
-        double_take_standard_error=double_take_error, double_beaver_standard_error=double_beaver_error, **fields,
+        double_take_standard_error=double_take_error, double_beaver_standard_error=double_beaver_error,
+        double_take_minus_no_double_standard_error=difference_error, **fields,
     )
 
 

@@ -101,7 +101,8 @@ class CubeDecision:
     double (``note`` says why); the points are None too when the equities are exact
     table values (money play in the two-sided bear-off table), which no model inverts, and
     for rollouts. ``plies`` is the depth of the probabilities; a rollout decision also
-    carries ``*_standard_error`` (standard errors of its rolled-out equities, same unit), ``trials``
+    carries ``*_standard_error`` (standard errors of its rolled-out equities, same unit, and of
+    Double/Take minus No double, whose lines share their dice trial by trial), ``trials``
     per line and ``rollout_settings`` (with the seed used); all None otherwise.
     """
 
@@ -123,6 +124,8 @@ class CubeDecision:
     no_double_standard_error: float | None = None  # of rolled-out equities (None: not rolled out)
     double_take_standard_error: float | None = None
     double_beaver_standard_error: float | None = None
+    # of Double/Take minus No double, the two lines paired (the same dice trial by trial)
+    double_take_minus_no_double_standard_error: float | None = None
     trials: int | None = None  # rollout trials of each line (None: no rollout)
     rollout_settings: Any = None  # the RolloutSettings used, with the seed actually drawn
     cube_efficiency_class: str = ""  # where cube_efficiency comes from: "contact", "last roll", "given", ...
@@ -167,6 +170,7 @@ class CubeDecision:
             no_double_standard_error=maybe_scaled(self.no_double_standard_error),
             double_take_standard_error=maybe_scaled(self.double_take_standard_error),
             double_beaver_standard_error=maybe_scaled(self.double_beaver_standard_error),
+            double_take_minus_no_double_standard_error=maybe_scaled(self.double_take_minus_no_double_standard_error),
         )
 
     @property
@@ -195,6 +199,10 @@ class CubeDecision:
             if value is not None:
                 spread = "" if error is None else f" ± {1.96 * error:.4f}"
                 lines.append(f"  {label:<14}{value:+.4f} ({value - best:+.4f}){spread}")
+        paired = self.double_take_minus_no_double_standard_error
+        if paired is not None and self.double_take is not None:
+            lines.append(f"  Double/Take - No double {self.double_take - self.no_double:+.4f} ± {1.96 * paired:.4f}"
+                         " (the lines paired)")
         if self.take_point is not None:
             lines.append(f"  Take point {self.take_point:.1%}, cash point {self.cash_point:.1%}")
         lines.append(f"  Unit: {self.unit.value}; {self.source}")

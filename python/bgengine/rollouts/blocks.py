@@ -69,6 +69,7 @@ class BlockTask:
     variance_reduction: bool
     referee: Any  # a rollouts.referee.Referee, or None for cubeless
     lookahead: Lookahead = Lookahead()
+    keep_trial_values: bool = False  # return each trial's cubeful value (cubeless equity without a referee)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class BlockOutcome:
     sums: np.ndarray
     squares: np.ndarray
     plies: int
+    trial_values: np.ndarray | None = None  # per trial, when the task kept them
 
 
 def play_block(task: BlockTask) -> BlockOutcome:
@@ -88,15 +90,16 @@ def play_block(task: BlockTask) -> BlockOutcome:
     bit_generator = np.random.PCG64(seed)
     first, second = forced_rolls(task)
     lookahead = task.lookahead
+    values = np.empty(task.trials) if task.keep_trial_values else None
     stats, plies = _rollout.run_block(
         task.board, task.evaluator, task.oracle, bit_generator, first, second,
         task.dice[0], task.dice[1], task.truncate_plies, task.variance_reduction,
         task.opening, task.referee,
         checker_plies=lookahead.checker_plies, cube_plies=lookahead.cube_plies,
         later_plies=lookahead.later_plies, later_from=lookahead.later_from,
-        luck_plies=lookahead.luck_plies, keep=lookahead.keep, margin=lookahead.margin,
+        luck_plies=lookahead.luck_plies, keep=lookahead.keep, margin=lookahead.margin, trial_values=values,
     )
-    return BlockOutcome(task.index, task.trials, stats[0].copy(), stats[1].copy(), int(plies))
+    return BlockOutcome(task.index, task.trials, stats[0].copy(), stats[1].copy(), int(plies), values)
 
 
 def forced_rolls(task: BlockTask) -> tuple[np.ndarray, np.ndarray]:
@@ -175,12 +178,15 @@ class Accumulator:
         self.plies = 0
         self.sums = np.zeros(width)
         self.squares = np.zeros(width)
+        self.trial_values: list[np.ndarray] = []  # the blocks' kept values, in order
 
     def add(self, outcome: BlockOutcome) -> None:
         self.trials += outcome.trials
         self.plies += outcome.plies
         self.sums += outcome.sums
         self.squares += outcome.squares
+        if outcome.trial_values is not None:
+            self.trial_values.append(outcome.trial_values)
 
     def means(self) -> np.ndarray:
         return self.sums / max(self.trials, 1)

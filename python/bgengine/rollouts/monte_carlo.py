@@ -13,7 +13,7 @@ import concurrent.futures as cf
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -194,6 +194,9 @@ class RolloutResult:
     settings: RolloutSettings
     cubeful_unit: EquityUnit | None = None
     dropped: bool = False
+    #: each trial's cubeful value (cubeless equity without a referee), in trial order, when
+    #: asked for (``rollout(..., keep_trial_values=True)``); see ``paired_standard_error``
+    trial_values: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def equity_ci95(self) -> tuple[float, float]:
@@ -224,6 +227,7 @@ class RolloutResult:
             probability_standard_errors=flipped(self.probability_standard_errors),  # win's error stays
             equity=-self.equity,
             cubeful_equity=cubeful,
+            trial_values=_flipped_values(self.trial_values, self.cubeful_unit is EquityUnit.MWC and cubeful is not None),
         )
 
     def __str__(self) -> str:
@@ -252,6 +256,7 @@ def rollout(
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
     opening: bool = False,
+    keep_trial_values: bool = False,
 ) -> RolloutResult:
     """Roll out ``position`` for the player on roll (before the roll unless ``dice`` are given).
 
@@ -264,6 +269,8 @@ def rollout(
     ``client.get_executor()`` runs on a cluster). ``progress(done, total, estimate)`` is
     called after each block. ``evaluator``: a C-level evaluator (``bgcore._evaluator.CEvaluator``)
     or an object with ``c_evaluator()``; None uses the default evaluator.
+    ``keep_trial_values``: keep each trial's value in the result (``trial_values``), so that
+    two rollouts with one seed can be compared trial by trial (``paired_standard_error``).
     """
     settings = settings if settings is not None else RolloutSettings()
     _check_settings(settings)
@@ -272,7 +279,7 @@ def rollout(
     dice = _checked_dice(dice if dice is not None else match.dice, opening)
     settings = _with_seed(settings)
     task = _block_template(position, match, dice, settings, evaluator, referee, opening)
-    return _run(task, settings, executor, progress)
+    return _run(replace(task, keep_trial_values=bool(keep_trial_values)), settings, executor, progress)
 
 
 def rollout_moves(
@@ -375,7 +382,30 @@ def _result(
         average_plies=total.plies / max(total.trials, 1),
         settings=settings,
         cubeful_unit=unit,
+        trial_values=np.concatenate(total.trial_values) if total.trial_values else None,
     )
+
+
+def paired_standard_error(first: RolloutResult, second: RolloutResult, second_scale: float = 1.0) -> float:
+    """Standard error of ``second_scale`` times ``second``'s mean value minus ``first``'s, two
+    rollouts with the same seed and trials kept trial by trial (``keep_trial_values``): trial
+    t of both threw the same dice, so the difference is taken per trial. Infinite below two
+    trials (conservative with quasi-random dice, as the single errors)."""
+    if first.trial_values is None or second.trial_values is None:
+        raise InvalidSettingsError("both rollouts must keep their trial values (keep_trial_values=True)")
+    if len(first.trial_values) != len(second.trial_values) or first.settings.seed != second.settings.seed:
+        raise InvalidSettingsError("paired rollouts need the same seed and the same number of trials")
+    differences = second_scale * second.trial_values - first.trial_values
+    if len(differences) < 2:
+        return math.inf
+    return float(np.std(differences, ddof=1) / math.sqrt(len(differences)))
+
+
+def _flipped_values(values: np.ndarray | None, match_chances: bool) -> np.ndarray | None:
+    """Trial values from the other player's view: 1 - v for match winning chances, else -v."""
+    if values is None:
+        return None
+    return 1.0 - values if match_chances else -values
 
 
 def _block_template(
