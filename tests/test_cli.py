@@ -704,10 +704,13 @@ def test_rollout_of_plays_ranks_the_candidates_with_common_dice():
     assert document["rollout"]["dice"] == [3, 1]
     assert [p["rank"] for p in plays] == [1, 2]
     assert plays[0]["difference"] == 0.0 and plays[1]["difference"] <= 0.0
+    assert plays[0]["difference_standard_error"] is None and plays[1]["difference_standard_error"] > 0.0
     chosen = run_json("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "24/20", "--move", "13/9")
     assert sorted(p["move"] for p in chosen["rollout"]["moves"]) == ["13/9", "24/20"]
     out = run("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "8/5 6/5").stdout
     assert "Rollout of the plays of 31" in out and "8/5 6/5" in out
+    two = run("rollout", OPENING_ID, *QUICK, "--dice", "31", "--move", "8/5 6/5", "--move", "24/20").stdout
+    assert "Diff's taken trial by trial" in two
 
 
 def test_rollout_options_reach_the_settings():

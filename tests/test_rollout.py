@@ -460,6 +460,20 @@ def test_rollout_moves_ranks_plays_and_drops_the_clearly_worse():
     assert worst_result.equity == -1.0 and worst_result.trials == 24 and worst_result.dropped
 
 
+def test_rollout_moves_pairs_the_candidates_trial_by_trial():
+    from bgengine.rollouts.monte_carlo import paired_standard_error
+
+    settings = dataclasses.replace(FAST, trials=48)
+    ranked = rollout_moves(CONTACT, (3, 1), moves=["8/5 6/5", "24/21 24/23"], settings=settings,
+                           evaluator=PIP_COUNT, keep_trial_values=True)
+    (_, best), (_, other) = ranked
+    differences = best.trial_values - other.trial_values
+    assert best.equity - other.equity == pytest.approx(differences.mean())
+    assert paired_standard_error(other, best) == pytest.approx(differences.std(ddof=1) / len(differences) ** 0.5)
+    plain = rollout_moves(CONTACT, (3, 1), moves=["8/5 6/5"], settings=settings, evaluator=PIP_COUNT)
+    assert plain[0][1].trial_values is None
+
+
 def test_rollout_moves_accepts_move_text_and_refuses_illegal_plays():
     settings = dataclasses.replace(FAST, trials=24)
     ranked = rollout_moves(CONTACT, (3, 1), moves=["8/5 6/5", "24/21 24/23"], settings=settings, evaluator=PIP_COUNT)

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bgengine.cli.report import Analysis, MoveChoice
+from bgengine.cli.rollout_report import difference_standard_error
 from bgengine.evaluation.evaluator import Evaluation
 from bgengine.formats.gnubg_id import encode_match_id
 from bgengine.match_state import CubeOwner, MatchState
@@ -294,8 +295,14 @@ def rollout_moves_table(report: Any) -> Table:
             value, error = result.equity, result.equity_standard_error
         best = value if best is None else best
         win, win_g, _, lose_g, _ = result.probabilities
-        table.add_row(str(rank), play.move, _with_error(value, error), f"{value - best:+.3f}" if rank > 1 else "",
+        difference = ""
+        if rank > 1:
+            paired = difference_standard_error(play, report.plays[0])
+            difference = f"{value - best:+.3f}" + ("" if paired is None else f" ± {paired:.3f}")
+        table.add_row(str(rank), play.move, _with_error(value, error), difference,
                       _percent(win), _percent(win_g), _percent(lose_g))
+    if len(report.plays) > 1:
+        table.caption = "± standard errors; Diff's taken trial by trial (the plays share their dice)"
     return table
 
 

@@ -7,6 +7,7 @@ Results are from the player on roll's view (for plays: the mover's).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from bgengine.cli.report import probabilities_dict, ranked_moves
 from bgengine.cube.referee import cube_referee
 from bgengine.match_state import MatchState
 from bgengine.position import Position
-from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, rollout, rollout_moves
+from bgengine.rollouts.monte_carlo import RolloutResult, RolloutSettings, paired_standard_error, rollout, rollout_moves
 
 #: progress(label, done, total, estimate) after each block of trials.
 Progress = Callable[[str, int, int, Any], None]
@@ -89,11 +90,26 @@ def run_rollout(
             lambda done, total, estimate, label=label: progress(label, done, total, estimate.flipped())
         )
         [(_, result)] = rollout_moves(
-            position, dice, [after], match, settings=settings, progress=callback, referee=referee
+            position, dice, [after], match, settings=settings, progress=callback, referee=referee,
+            keep_trial_values=True,
         )
         plays.append(PlayRollout(move, after, result))
     plays.sort(key=lambda play: -_deciding_equity(play.result))
     return RolloutReport(dice, None, tuple(plays), settings, cubeful)
+
+
+def difference_standard_error(play: PlayRollout, best: PlayRollout) -> float | None:
+    """Standard error of ``play``'s equity minus ``best``'s, trial by trial (the plays share
+    their dice); None unless both kept their trial values for as many trials (a stop rule
+    may end them apart)."""
+    values, best_values = play.result.trial_values, best.result.trial_values
+    if values is None or best_values is None or len(values) != len(best_values):
+        return None
+    return paired_standard_error(best.result, play.result)
+
+
+def _rounded_error(error: float | None) -> float | None:
+    return None if error is None or not math.isfinite(error) else round(error, 6)
 
 
 def _deciding_equity(result: RolloutResult) -> float:
@@ -145,6 +161,8 @@ def report_dict(report: RolloutReport) -> dict[str, Any]:
                 "move": play.move,
                 "position_id": play.result_position.gnubg_id(),
                 "difference": round(_deciding_equity(play.result) - best, 6),
+                "difference_standard_error": None if rank == 1 else _rounded_error(
+                    difference_standard_error(play, report.plays[0])),
                 "result": result_dict(play.result),
             }
             for rank, play in enumerate(report.plays, start=1)

@@ -64,7 +64,7 @@ class RolloutSettings:
         is at most this, after ``min_trials``; None always plays ``trials``.
     min_trials: trials before the stop rule or ``drop_clearly_worse`` may act.
     drop_clearly_worse: in ``rollout_moves``, stop candidates whose equity is below the
-        best by more than ``drop_z`` standard errors of the difference after ``min_trials``.
+        best by more than ``drop_z`` standard errors of the difference (trial by trial) after ``min_trials``.
     drop_z: see ``drop_clearly_worse``.
     block_size: trials per block of work (the unit shipped to a worker and of the stop rule).
     max_retries: times a failed block (a lost worker) is resubmitted before giving up.
@@ -293,14 +293,17 @@ def rollout_moves(
     progress: Callable[[int, int, RolloutResult], None] | None = None,
     evaluator: Any = None,
     referee: RefereeFactory | None = None,
+    keep_trial_values: bool = False,
 ) -> list[tuple[Position, RolloutResult]]:
     """Roll out candidate plays of ``dice`` from ``position``; best first (mover's view).
 
     ``moves``: candidate plays as moves (``Move`` or text such as "13/7 8/7") or as the
     positions after them (next player's view); None takes every legal play.
-    Every candidate uses the same seed (common dice), so differences are sharper than the
-    errors suggest. ``referee`` as for ``rollout``. With ``drop_clearly_worse`` candidates far behind the best after
-    ``min_trials`` stop there (their result says ``dropped``).
+    Every candidate uses the same seed, so trial t of each throws the same dice and
+    differences are sharper than the errors suggest: ``keep_trial_values`` keeps each
+    trial's value so that ``paired_standard_error`` measures them. ``referee`` as for
+    ``rollout``. With ``drop_clearly_worse`` candidates more than ``drop_z`` paired standard
+    errors behind the best after ``min_trials`` stop there (their result says ``dropped``).
     """
     settings = settings if settings is not None else RolloutSettings()
     _check_settings(settings)
@@ -315,19 +318,19 @@ def rollout_moves(
     first_stage = settings
     if settings.drop_clearly_worse and len(candidates) > 1 and settings.min_trials < settings.trials:
         first_stage = replace(settings, trials=settings.min_trials, target_standard_error=None)
-    results = [
-        _run(_block_template(c, after_move, (0, 0), first_stage, evaluator, referee, False, True), first_stage, executor, progress)
-        .flipped()
-        for c in candidates
-    ]
+    def run(candidate: Position, stage: RolloutSettings, keep: bool) -> RolloutResult:
+        task = _block_template(candidate, after_move, (0, 0), stage, evaluator, referee, False, True)
+        return _run(replace(task, keep_trial_values=keep), stage, executor, progress).flipped()
+
+    keep = bool(keep_trial_values)
+    results = [run(c, first_stage, keep or first_stage is not settings) for c in candidates]
     if first_stage is not settings:
         best = max(results, key=_decisive_equity)
         for i, (candidate, result) in enumerate(zip(candidates, results)):
             if result is best or not _clearly_worse(result, best, settings.drop_z):
-                task = _block_template(candidate, after_move, (0, 0), settings, evaluator, referee, False, True)
-                results[i] = _run(task, settings, executor, progress).flipped()
+                results[i] = run(candidate, settings, keep)
             else:
-                results[i] = replace(result, dropped=True)
+                results[i] = replace(result, dropped=True, trial_values=result.trial_values if keep else None)
     ranked = sorted(zip(candidates, results), key=lambda pair: -_decisive_equity(pair[1]))
     return ranked
 
@@ -555,12 +558,9 @@ def _decisive_equity(result: RolloutResult) -> float:
 
 
 def _clearly_worse(result: RolloutResult, best: RolloutResult, z: float) -> bool:
-    cubeful = result.cubeful_standard_error is not None and best.cubeful_standard_error is not None
-    error = math.hypot(
-        result.cubeful_standard_error if cubeful else result.equity_standard_error,  # type: ignore[arg-type]
-        best.cubeful_standard_error if cubeful else best.equity_standard_error,  # type: ignore[arg-type]
-    )
-    return _decisive_equity(best) - _decisive_equity(result) > z * error
+    """Whether ``result`` is more than ``z`` standard errors of the difference, taken trial by
+    trial (both kept their trial values), behind ``best``."""
+    return _decisive_equity(best) - _decisive_equity(result) > z * paired_standard_error(result, best)
 
 
 def _interval(mean: float, error: float) -> tuple[float, float]:
