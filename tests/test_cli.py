@@ -745,6 +745,14 @@ def test_cube_command_rollout_plays_at_the_plies_given():
     assert one["trials"] == 4 and one["no_double"] != zero["no_double"]
 
 
+def test_cube_command_rollout_stops_once_the_decision_is_clear():
+    clear = run_json("cube", "XGID=-CBAaaDC--B-a------bbbbbb-:0:0:1:00:0:0:0:0:6", "--rollout", "1296", "--seed", "3",
+                     "--until-clear", "2")["cube"]
+    assert clear["trials"] < 1296 and "both choices clear by 2 standard errors" in clear["note"]
+    refused = run("cube", OPENING_ID, "--until-clear", "2")
+    assert refused.exit_code == 2 and "--until-clear: the stop rule is for --rollout" in refused.stderr
+
+
 def test_analyze_with_rollout_adds_the_rollout_to_the_report():
     document = run_json("analyze", OPENING_ID, "--rollout", "72", "--seed", "11")
     assert document["rollout"]["result"]["trials"] == 72

@@ -80,6 +80,24 @@ def test_the_difference_of_the_lines_has_its_own_standard_error_taken_trial_by_t
     assert "Double/Take - No double" in str(decision)
 
 
+def test_a_decision_rollout_stops_once_both_choices_are_clear():
+    settings = RolloutSettings(trials=720, seed=4, min_trials=72, decision_z=2.0)
+    early = cube_decision(RACE, rollout=settings)
+    assert early.trials < 720 and early.trials % 72 == 0
+    # the lines played so far are exactly the first trials of a plain rollout of the same seed
+    plain = cube_decision(RACE, rollout=RolloutSettings(trials=early.trials, seed=4))
+    assert (early.no_double, early.double_take) == (plain.no_double, plain.double_take)
+    assert early.double_take_minus_no_double_standard_error == plain.double_take_minus_no_double_standard_error
+    assert early.action is plain.action
+    # never clear at a thousand standard errors: every trial is played
+    patient = cube_decision(RACE, rollout=RolloutSettings(trials=216, seed=4, min_trials=72, decision_z=1000.0))
+    assert patient.trials == 216
+    beavers = MatchState(beavers=True)
+    staged = cube_decision(RACE, beavers, rollout=settings)
+    same = cube_decision(RACE, beavers, rollout=RolloutSettings(trials=staged.trials, seed=4))
+    assert staged.action is same.action and staged.double_beaver == same.double_beaver
+
+
 def test_match_rollout_is_in_match_winning_chances_and_converts_to_emg():
     match = MatchState(match_length=5, score=(1, 2))
     decision = cube_decision(RACE, match, rollout=RolloutSettings(trials=144, seed=1))

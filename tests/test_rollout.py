@@ -448,6 +448,27 @@ def test_kept_trial_values_average_to_the_result_and_flip_with_it():
         paired_standard_error(result, other_seed)
 
 
+def test_a_staged_rollout_plays_the_blocks_of_one_rollout():
+    from bgengine.rollouts.monte_carlo import StagedRollout
+
+    settings = dataclasses.replace(FAST, trials=120)  # blocks of 24, the last one whole too
+    whole = rollout(CONTACT, settings=settings, evaluator=PIP_COUNT, keep_trial_values=True)
+    staged = StagedRollout(CONTACT, settings=settings, evaluator=PIP_COUNT)
+    staged.extend(30)  # whole blocks: 48 trials
+    assert staged.trials == 48
+    staged.extend(40)  # nothing more to play
+    assert staged.trials == 48
+    staged.extend(500)
+    result = staged.result()
+    assert result.trials == 120 and result.equity == pytest.approx(whole.equity)
+    assert np.array_equal(result.trial_values, whole.trial_values)
+
+
+def test_decision_z_is_checked():
+    with pytest.raises(InvalidSettingsError, match="decision_z must be a number > 0"):
+        RolloutSettings(decision_z=0)
+
+
 def test_rollout_moves_ranks_plays_and_drops_the_clearly_worse():
     # 2-1 with checkers on the 2 and 1 points: bearing both off wins; 2/1 1/off leaves
     # one checker and the opponent (one checker on their 1-point) wins at once.

@@ -354,11 +354,14 @@ def _play_to_draw(board: Position, text: str | None, dice: tuple[int, int] | Non
 @click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), metavar="TRIALS",
               help="Roll out No double and Double/Take cubeful, TRIALS games each (common dice).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the rollout's dice (default: drawn and shown).")
+@click.option("--until-clear", "decision_z", type=click.FloatRange(min=0, min_open=True), metavar="Z",
+              help="With --rollout: stop once take/pass and double/no double are each clear by Z standard"
+                   " errors (checked every 144 trials).")
 @match_options
 @json_option
 def cube(position: tuple[Position, MatchState | None], probabilities: tuple[float, ...] | None, plies: int,
-         rollout_trials: int | None, seed: int | None, match_length: int | None, score: tuple[int, int] | None,
-         crawford: bool | None, as_json: bool) -> None:
+         rollout_trials: int | None, seed: int | None, decision_z: float | None, match_length: int | None,
+         score: tuple[int, int] | None, crawford: bool | None, as_json: bool) -> None:
     """Double or not, take or pass: the cube decision of the player on roll before rolling."""
     board, read_match = position
     match = _match_for(read_match, match_length, score, crawford)
@@ -370,9 +373,12 @@ def cube(position: tuple[Position, MatchState | None], probabilities: tuple[floa
         raise BadInput(f"{given[1]}: give only one of {' / '.join(given)}")
     if seed is not None and rollout_trials is None:
         raise BadInput("--seed: the seed is for --rollout")
+    if decision_z is not None and rollout_trials is None:
+        raise BadInput("--until-clear: the stop rule is for --rollout")
     settings = None
     if rollout_trials is not None:
-        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, checker_plies=rollout_plies), "--rollout")
+        settings = _checked(lambda: make_settings(rollout_trials, seed=seed, checker_plies=rollout_plies,
+                                                  decision_z=decision_z), "--rollout")
     where = given[0] if given else "POSITION"
     evaluation, decision = _checked(
         lambda: cube_advice(board, match, probabilities, plies=plies, rollout=settings), where)

@@ -188,6 +188,14 @@ class Accumulator:
         if outcome.trial_values is not None:
             self.trial_values.append(outcome.trial_values)
 
+    def absorb(self, later: Accumulator) -> None:
+        """Add the sums of the blocks that come after these (reduced by another run)."""
+        self.trials += later.trials
+        self.plies += later.plies
+        self.sums += later.sums
+        self.squares += later.squares
+        self.trial_values.extend(later.trial_values)
+
     def means(self) -> np.ndarray:
         return self.sums / max(self.trials, 1)
 

@@ -66,6 +66,11 @@ class RolloutSettings:
     drop_clearly_worse: in ``rollout_moves``, stop candidates whose equity is below the
         best by more than ``drop_z`` standard errors of the difference (trial by trial) after ``min_trials``.
     drop_z: see ``drop_clearly_worse``.
+    decision_z: cube decisions by rollout (``cube_decision(..., rollout=...)``): stop once both
+        choices are clear, the doubler's (No double against the taker's best answer) and the
+        taker's (take against pass), each by this many standard errors of its difference
+        (the two lines paired trial by trial), checked every ``min_trials`` after the first
+        ``min_trials``; None plays every trial (or stops by ``target_standard_error``).
     block_size: trials per block of work (the unit shipped to a worker and of the stop rule).
     max_retries: times a failed block (a lost worker) is resubmitted before giving up.
     max_pending_blocks: blocks submitted but not yet reduced, at most; None is four per
@@ -82,6 +87,7 @@ class RolloutSettings:
     min_trials: int = 144
     drop_clearly_worse: bool = False
     drop_z: float = 3.0
+    decision_z: float | None = None
     block_size: int = 72
     max_retries: int = 3
     max_pending_blocks: int | None = None
@@ -140,6 +146,8 @@ class RolloutSettings:
             return f"min_trials must be a whole number >= 2, got {self.min_trials!r}"
         if not (_is_real(self.drop_z) and self.drop_z > 0):
             return f"drop_z must be a number > 0, got {self.drop_z!r}"
+        if self.decision_z is not None and not (_is_real(self.decision_z) and self.decision_z > 0):
+            return f"decision_z must be a number > 0 or None, got {self.decision_z!r}"
         if not _is_int(self.block_size) or self.block_size < 1:
             return f"block_size must be a whole number >= 1, got {self.block_size!r}"
         if not _is_int(self.max_retries) or self.max_retries < 0:
@@ -272,14 +280,46 @@ def rollout(
     ``keep_trial_values``: keep each trial's value in the result (``trial_values``), so that
     two rollouts with one seed can be compared trial by trial (``paired_standard_error``).
     """
-    settings = settings if settings is not None else RolloutSettings()
-    _check_settings(settings)
-    match = _checked_match(match)
-    _check_position(position)
-    dice = _checked_dice(dice if dice is not None else match.dice, opening)
-    settings = _with_seed(settings)
-    task = _block_template(position, match, dice, settings, evaluator, referee, opening)
+    task, settings = _prepared(position, match, dice, settings, evaluator, referee, opening)
     return _run(replace(task, keep_trial_values=bool(keep_trial_values)), settings, executor, progress)
+
+
+class StagedRollout:
+    """A rollout of the position before the roll played in stages: ``extend(trials)`` plays
+    the blocks up to that many trials (the very blocks, so the same dice, of one ``rollout``
+    with these settings), ``result()`` sums up those played so far, trial values kept (see
+    ``paired_standard_error``). For stop rules that look at several rollouts at once."""
+
+    def __init__(self, position: Position, match: MatchState | None = None, *,
+                 settings: RolloutSettings | None = None, evaluator: Any = None,
+                 referee: RefereeFactory | None = None) -> None:
+        task, self.settings = _prepared(position, match, None, settings, evaluator, referee, False)
+        self._plan = BlockPlan(replace(task, keep_trial_values=True), self.settings.trials, self.settings.block_size)
+        self._unit = task.referee.unit if task.referee is not None else None
+        self._total = Accumulator(7)
+        self._blocks = 0
+        self._seconds = 0.0
+
+    @property
+    def trials(self) -> int:
+        """Trials played so far."""
+        return self._total.trials
+
+    def extend(self, trials: int, executor: cf.Executor | None = None) -> None:
+        """Play on to ``trials`` (at most the settings' trials; whole blocks, the last one's rest)."""
+        blocks = min(len(self._plan), math.ceil(trials / self.settings.block_size))
+        if blocks <= self._blocks:
+            return
+        started = time.perf_counter()
+        settings = self.settings
+        played = run_blocks(self._plan[self._blocks:blocks], executor, 7, settings.max_retries,
+                            settings.max_pending_blocks, lambda total: False)
+        self._total.absorb(played)
+        self._blocks = blocks
+        self._seconds += time.perf_counter() - started
+
+    def result(self) -> RolloutResult:
+        return _result(self._total, self.settings, self._seconds, self._unit is not None, self._unit)
 
 
 def rollout_moves(
@@ -336,6 +376,25 @@ def rollout_moves(
 
 
 # ----- the work ------------------------------------------------------------------------
+
+
+def _prepared(
+    position: Position,
+    match: MatchState | None,
+    dice: tuple[int, int] | str | None,
+    settings: RolloutSettings | None,
+    evaluator: Any,
+    referee: RefereeFactory | None,
+    opening: bool,
+) -> tuple[BlockTask, RolloutSettings]:
+    """A rollout's arguments checked, its seed drawn when None, and its block template."""
+    settings = settings if settings is not None else RolloutSettings()
+    _check_settings(settings)
+    match = _checked_match(match)
+    _check_position(position)
+    checked = _checked_dice(dice if dice is not None else match.dice, opening)
+    settings = _with_seed(settings)
+    return _block_template(position, match, checked, settings, evaluator, referee, opening), settings
 
 
 def _run(
