@@ -181,20 +181,20 @@ class Accumulator:
         self.trial_values: list[np.ndarray] = []  # the blocks' kept values, in order
 
     def add(self, outcome: BlockOutcome) -> None:
-        self.trials += outcome.trials
-        self.plies += outcome.plies
-        self.sums += outcome.sums
-        self.squares += outcome.squares
-        if outcome.trial_values is not None:
-            self.trial_values.append(outcome.trial_values)
+        values = [] if outcome.trial_values is None else [outcome.trial_values]
+        self._add(outcome.trials, outcome.plies, outcome.sums, outcome.squares, values)
 
     def absorb(self, later: Accumulator) -> None:
         """Add the sums of the blocks that come after these (reduced by another run)."""
-        self.trials += later.trials
-        self.plies += later.plies
-        self.sums += later.sums
-        self.squares += later.squares
-        self.trial_values.extend(later.trial_values)
+        self._add(later.trials, later.plies, later.sums, later.squares, later.trial_values)
+
+    def _add(self, trials: int, plies: int, sums: np.ndarray, squares: np.ndarray,
+             trial_values: list[np.ndarray]) -> None:
+        self.trials += trials
+        self.plies += plies
+        self.sums += sums
+        self.squares += squares
+        self.trial_values.extend(trial_values)
 
     def means(self) -> np.ndarray:
         return self.sums / max(self.trials, 1)
