@@ -133,12 +133,17 @@ def main(argv: list[str] | None = None) -> int:
                      help="learning rate by epoch: constant, or cosine from --learning-rate to 0 at --max-epochs")
     for name in ("hidden", "learning_rate", "batch_size", "max_epochs", "patience", "anchor"):
         fit.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)), default=getattr(defaults, name))
+    fit.add_argument("--sibling-weight", type=float, default=defaults.sibling_weight,
+                     help="add this weight times the squared differences of sibling plays' equity errors to the loss"
+                          " (the candidate children of one roll in distill shards; 0: off)")
     args = parser.parse_args(argv)
     log(f"start: {' '.join(sys.argv)}")
     if args.job == "fit":
         settings = FitSettings(seed=args.seed, loss=args.loss, hidden=args.hidden, learning_rate=args.learning_rate,
                                batch_size=args.batch_size, max_epochs=args.max_epochs, patience=args.patience,
-                               anchor=args.anchor, schedule=args.schedule)
+                               anchor=args.anchor, schedule=args.schedule, sibling_weight=args.sibling_weight)
+        if settings.sibling_weight < 0:
+            parser.error("--sibling-weight must be 0 or more")
         if args.kind != "evaluator" and (args.encoding != 1 or args.position_class != "all"):
             parser.error("--encoding and --position-class apply to --class evaluator only")
         if args.kind != "race" and args.race_encoding != RACE_VERSIONS[-1]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from bgengine.training.dataset import load_shard, shard_paths
+from bgengine.training.siblings import NO_GROUP, sibling_groups
 
 TRAIN, VALIDATION, TEST = "train", "validation", "test"
 ROLES = (TEST, VALIDATION, TRAIN)  # the order in which duplicates are claimed
@@ -40,13 +41,16 @@ def shard_index(path: Path) -> int:
 class Split:
     """Boards (n, 26) int8, targets (n, 5), their stored classes (n,) int8
     (``classes.PositionClass``) and where they came from, for one role. ``counted`` (n, 5):
-    which of each position's labels the loss counts (None: all of them)."""
+    which of each position's labels the loss counts (None: all of them). ``groups`` (n,):
+    each position's sibling group (``siblings.sibling_groups``, made unique across shards; -1
+    none), when asked for."""
 
     boards: np.ndarray
     targets: np.ndarray
     classes: np.ndarray
     sources: list[str] = field(default_factory=list)  # one "directory/shard-i.npz (seed s)" per shard used
     counted: np.ndarray | None = None
+    groups: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.boards)
@@ -58,7 +62,7 @@ GAMMON_OUTPUTS = np.array([0, 1, 1, 1, 1], dtype=np.float64)
 
 def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes] | None = None,
            every: int = SPLIT_EVERY, repeats: dict[Path, int] | None = None,
-           gammons_only: set[Path] | None = None) -> dict[str, Split]:
+           gammons_only: set[Path] | None = None, siblings: bool = False) -> dict[str, Split]:
     """The positions of ``classes`` in the label shards of ``directories``, by role.
 
     ``repeats``: a directory's training and validation positions are kept that many times
@@ -67,13 +71,16 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
     ``gammons_only``: directories whose labels count for the gammon rates alone (rollouts too
     short to value the win rate, kept to ground the gammon rates in game outcomes); they add
     training and validation positions only, so the test split's errors stay comparable.
+    ``siblings``: give each split its positions' sibling groups (each repeat of a directory
+    its own groups).
     """
     repeats = {Path(directory): count for directory, count in (repeats or {}).items()}
     if any(count < 1 for count in repeats.values()):
         raise ValueError(f"repeats must be at least 1, got {sorted(repeats.values())}")
     gammon_directories = {Path(directory) for directory in (gammons_only or ())}
     claimed = set(exclude or ())
-    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int, bool]]] = {role: [] for role in ROLES}
+    pieces: dict[str, list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int, bool, np.ndarray]]] = {
+        role: [] for role in ROLES}
     for directory in directories:
         gammon_labels = Path(directory) in gammon_directories
         for path in shard_paths(directory):
@@ -85,18 +92,26 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
             mask = np.isin(shard.classes, classes)
             name = f"{path.parent.parent.name}/{path.parent.name}/{path.name} (seed {shard.meta.get('label_seed')})"
             times = repeats.get(Path(directory), 1) if role != TEST else 1
+            shard_groups = sibling_groups(shard)[mask] if siblings else np.full(int(mask.sum()), NO_GROUP)
             pieces[role].append((name + (f" x{times}" if times > 1 else "") + (" gammons only" if gammon_labels else ""),
-                                 shard.boards[mask], shard.probabilities[mask], shard.classes[mask], times, gammon_labels))
+                                 shard.boards[mask], shard.probabilities[mask], shard.classes[mask], times, gammon_labels,
+                                 shard_groups))
     splits = {}
+    next_group = 0
     for role in ROLES:
-        boards, targets, kinds, counted, sources = [], [], [], [], []
-        for name, shard_boards, shard_targets, shard_classes, times, gammon_labels in pieces[role]:
+        boards, targets, kinds, counted, sources, groups = [], [], [], [], [], []
+        for name, shard_boards, shard_targets, shard_classes, times, gammon_labels, shard_groups in pieces[role]:
             keep = []
             for i, board in enumerate(shard_boards):
                 key = board.tobytes()
                 if key not in claimed:
                     claimed.add(key)
                     keep.append(i)
+            span = int(shard_groups.max()) + 1 if len(shard_groups) else 0
+            for copy in range(times):  # each repeat its own groups: a copy is no sibling of itself
+                kept_groups = shard_groups[keep]
+                groups.append(np.where(kept_groups >= 0, kept_groups + next_group, NO_GROUP))
+                next_group += span
             keep = keep * times
             boards.append(shard_boards[keep])
             targets.append(shard_targets[keep])
@@ -106,7 +121,8 @@ def gather(directories: list[Path], classes: tuple[int, ...], exclude: set[bytes
         splits[role] = Split(np.concatenate(boards) if boards else np.zeros((0, 26), np.int8),
                              np.concatenate(targets) if targets else np.zeros((0, 5)),
                              np.concatenate(kinds) if kinds else np.zeros(0, np.int8), sources,
-                             np.concatenate(counted) if gammon_directories and counted else None)
+                             np.concatenate(counted) if gammon_directories and counted else None,
+                             (np.concatenate(groups) if groups else np.zeros(0, np.int64)) if siblings else None)
     return splits
 
 

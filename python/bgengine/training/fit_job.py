@@ -140,7 +140,8 @@ def examples(kind: NetworkKind, split: Split) -> Examples:
     of those only the ones the split counts (``Split.counted``: gammons-only labels)."""
     inputs, offsets = kind.inputs(split.boards)
     possible = possible_outcomes(split.boards)
-    return Examples(inputs, split.targets, offsets, possible if split.counted is None else possible * split.counted)
+    return Examples(inputs, split.targets, offsets, possible if split.counted is None else possible * split.counted,
+                    split.groups)
 
 
 def held_out_report(kind: NetworkKind, parameters: Parameters, test: Split) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -187,7 +188,8 @@ def fit_network(kind: NetworkKind, out: Path, settings: FitSettings, directories
     excluded = truth_boards(truth)  # before anything is written: a missing truth file leaves no run folder
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = gather(directories, kind.classes, excluded, split_every, repeats, gammons_only)
+    splits = gather(directories, kind.classes, excluded, split_every, repeats, gammons_only,
+                    siblings=settings.sibling_weight > 0)
     log(" ".join(f"{role}={len(splits[role])}" for role in (TRAIN, VALIDATION, TEST))
         + " (" + ", ".join(PositionClass(code).name.lower() for code in kind.classes) + ")")
     started = time.process_time()

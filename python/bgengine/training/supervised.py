@@ -45,7 +45,9 @@ class FitSettings:
     anchor * (parameters - start)``): changes the labels do not keep asking for fade.
     ``schedule`` "cosine" lowers the learning rate along half a cosine from ``learning_rate``
     at the first epoch towards zero at ``max_epochs`` (see ``learning_rate_at``); "constant"
-    keeps it.
+    keeps it. ``sibling_weight`` > 0 adds that weight times the squared differences of the
+    equity errors of sibling plays (``Examples.groups``; see ``sibling_loss``) to the loss,
+    and shuffles whole groups so that siblings share a minibatch.
     """
 
     seed: int = 1
@@ -61,18 +63,22 @@ class FitSettings:
     beta2: float = 0.999
     epsilon: float = 1e-8
     schedule: str = "constant"  # or "cosine" (SCHEDULES)
+    sibling_weight: float = 0.0
 
 
 @dataclass(frozen=True)
 class Examples:
     """Inputs (n, k), targets (n, 5) clipped into [0, 1], optional output logit offsets (n, 5),
-    and optionally which outputs the loss counts (n, 5; 0 where the rules fix an output at 0,
-    ``classes.possible_outcomes``: the engine clears that output whatever the network says)."""
+    optionally which outputs the loss counts (n, 5; 0 where the rules fix an output at 0,
+    ``classes.possible_outcomes``: the engine clears that output whatever the network says),
+    and optionally each row's sibling group (n,): rows with the same id >= 0 are plays of
+    one roll (``siblings.sibling_groups``), -1 is none."""
 
     inputs: np.ndarray
     targets: np.ndarray
     offsets: np.ndarray | None = None
     possible: np.ndarray | None = None
+    groups: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", np.asarray(self.inputs, dtype=np.float64))
@@ -81,7 +87,8 @@ class Examples:
     def subset(self, rows: np.ndarray) -> Examples:
         """The examples of ``rows``."""
         return Examples(self.inputs[rows], self.targets[rows], None if self.offsets is None else self.offsets[rows],
-                        None if self.possible is None else self.possible[rows])
+                        None if self.possible is None else self.possible[rows],
+                        None if self.groups is None else self.groups[rows])
 
 
 @dataclass
@@ -140,6 +147,29 @@ def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str, possible:
                     * outputs * (1.0 - outputs), possible)
 
 
+def sibling_loss(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None,
+                 groups: np.ndarray) -> tuple[float, np.ndarray]:
+    """The sum over pairs of sibling rows of the squared difference of their equity errors,
+    divided by the number of rows, and its (n, 5) gradient on the logits.
+
+    A move choice compares siblings, so only these differences decide it; errors siblings
+    share cost nothing. Per group of k rows with equity errors d: k * sum(d^2) - sum(d)^2.
+    """
+    outputs = sigmoid(logits)
+    errors = _output_errors(logits, targets, possible) @ EQUITY_WEIGHTS
+    grouped = groups >= 0
+    gradient_on_errors = np.zeros(len(errors))
+    value = 0.0
+    if grouped.any():
+        _, member, sizes = np.unique(groups[grouped], return_inverse=True, return_counts=True)
+        inside = errors[grouped]
+        sums = np.bincount(member, inside)
+        value = float((sizes * np.bincount(member, inside ** 2) - sums ** 2).sum())
+        gradient_on_errors[grouped] = 2.0 * (sizes[member] * inside - sums[member])
+    gradient = _counted(gradient_on_errors[:, None] * EQUITY_WEIGHTS * outputs * (1.0 - outputs), possible)
+    return value / len(errors), gradient / len(errors)
+
+
 #: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
 #: the probability labels and weighs small rates by their own scale; equity_squared fits
 #: what a move choice compares (the TD network's outputs degrade in equity under
@@ -164,10 +194,14 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
 
 def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
               offsets: np.ndarray | None = None, loss: str = "cross_entropy",
-              possible: np.ndarray | None = None) -> Parameters:
-    """Gradient of the loss named ``loss`` (``LOSSES``) with respect to each parameter."""
+              possible: np.ndarray | None = None, groups: np.ndarray | None = None,
+              sibling_weight: float = 0.0) -> Parameters:
+    """Gradient of the loss named ``loss`` (``LOSSES``), plus ``sibling_weight`` times the
+    ``sibling_loss`` of ``groups`` when both are given, with respect to each parameter."""
     hidden, logits = forward(parameters, inputs, offsets)
     output_error = logit_gradient(logits, targets, loss, possible) / len(inputs)
+    if sibling_weight and groups is not None:
+        output_error += sibling_weight * sibling_loss(logits, targets, possible, groups)[1]
     hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
     return {
         "hidden_weights": inputs.T @ hidden_error,
@@ -207,28 +241,48 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
 
 def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
             offsets: np.ndarray | None = None, loss: str = "cross_entropy",
-            possible: np.ndarray | None = None) -> float:
-    """The loss named ``loss`` (``LOSSES``) of the network on a whole set."""
-    return LOSSES[loss](forward(parameters, inputs, offsets)[1], targets, possible)
+            possible: np.ndarray | None = None, groups: np.ndarray | None = None,
+            sibling_weight: float = 0.0) -> float:
+    """The loss named ``loss`` (``LOSSES``) of the network on a whole set, plus
+    ``sibling_weight`` times the ``sibling_loss`` of ``groups`` when both are given."""
+    logits = forward(parameters, inputs, offsets)[1]
+    value = LOSSES[loss](logits, targets, possible)
+    if sibling_weight and groups is not None:
+        value += sibling_weight * sibling_loss(logits, targets, possible, groups)[0]
+    return value
 
 
-def examples_loss(parameters: Parameters, data: Examples, loss: str) -> float:
+def examples_loss(parameters: Parameters, data: Examples, loss: str, sibling_weight: float = 0.0) -> float:
     """``loss_of`` a set of examples."""
-    return loss_of(parameters, data.inputs, data.targets, data.offsets, loss, data.possible)
+    return loss_of(parameters, data.inputs, data.targets, data.offsets, loss, data.possible, data.groups,
+                   sibling_weight)
+
+
+def epoch_order(rng: np.random.Generator, data: Examples, settings: FitSettings) -> np.ndarray:
+    """The rows of one epoch in a seeded random order: with a sibling loss, whole sibling
+    groups in random order (each group's rows together, so they share a minibatch unless it
+    ends between them)."""
+    if not settings.sibling_weight or data.groups is None:
+        return rng.permutation(len(data.inputs))
+    units = np.where(data.groups >= 0, data.groups, -1 - np.arange(len(data.groups)))
+    _, unit = np.unique(units, return_inverse=True)
+    rank = np.empty(unit.max() + 1, dtype=np.int64)
+    rank[rng.permutation(len(rank))] = np.arange(len(rank))
+    return np.argsort(rank[unit], kind="stable")
 
 
 def run_epoch(state: FitState, data: Examples, settings: FitSettings) -> float:
     """One pass over the training set in a seeded random order; the mean minibatch loss."""
     rng = np.random.Generator(np.random.PCG64())
     rng.bit_generator.state = state.rng_state
-    order = rng.permutation(len(data.inputs))
+    order = epoch_order(rng, data, settings)
     state.rng_state = dict(rng.bit_generator.state)
     total = 0.0
     for start in range(0, len(order), settings.batch_size):
         batch = data.subset(order[start:start + settings.batch_size])
-        total += examples_loss(state.parameters, batch, settings.loss) * len(batch.inputs)
+        total += examples_loss(state.parameters, batch, settings.loss, settings.sibling_weight) * len(batch.inputs)
         adam_step(state, gradients(state.parameters, batch.inputs, batch.targets, batch.offsets, settings.loss,
-                                   batch.possible), settings)
+                                   batch.possible, batch.groups, settings.sibling_weight), settings)
     return total / len(order)
 
 
@@ -279,7 +333,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
                              f" not {train.inputs.shape[1]} (another input encoding)")
     elif start is not None:
         state = starting_state(start, settings)
-        state.best_loss = examples_loss(state.best, validation, settings.loss)
+        state.best_loss = examples_loss(state.best, validation, settings.loss, settings.sibling_weight)
         if log is not None:
             log(f"start: validation {state.best_loss:.6f}")
     else:
@@ -287,7 +341,7 @@ def fit(train: Examples, validation: Examples, settings: FitSettings,
     epochs_run = 0
     while not finished(state, settings) and (stop_after is None or epochs_run < stop_after):
         train_loss = run_epoch(state, train, settings)
-        val_loss = examples_loss(state.parameters, validation, settings.loss)
+        val_loss = examples_loss(state.parameters, validation, settings.loss, settings.sibling_weight)
         state.epoch += 1
         epochs_run += 1
         state.history.append((train_loss, val_loss))

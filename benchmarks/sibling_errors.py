@@ -1,0 +1,75 @@
+"""How well networks tell sibling plays apart, on the held-out test shards of distillation sets.
+
+Sibling plays are the candidate children of one roll (``bgengine.training.siblings``). For each
+network: the RMS of its equity errors against the labels, and the RMS of the differences
+between the errors of two siblings (what a move choice sees; 0 if every sibling's error were
+the same). Contact positions only; the crashed slot takes the shipped crashed network unless
+``--crashed-weights`` says otherwise.
+
+    python benchmarks/sibling_errors.py --weights A.npz B.npz --data D/distill-x14teach/labels D/distill-x15teach/labels
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from bgengine.evaluation.evaluator import NetworkEvaluator, shipped_crashed_network
+from bgengine.training.classes import PositionClass
+from bgengine.training.corpus import TEST, shard_index, shard_role
+from bgengine.training.dataset import load_shard, shard_paths
+from bgengine.training.siblings import NO_GROUP, sibling_groups
+from bgengine.training.supervised import EQUITY_WEIGHTS
+
+
+def test_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Each network's equity errors on the contact positions of the test shards, and their groups
+    (unique across shards, NO_GROUP for none)."""
+    errors: dict[str, list[np.ndarray]] = {name: [] for name in evaluators}
+    groups, offset = [], 0
+    for directory in directories:
+        for path in shard_paths(directory):
+            if shard_role(shard_index(path)) != TEST:
+                continue
+            shard = load_shard(path)
+            if not shard.labelled:
+                continue
+            contact = shard.classes == PositionClass.CONTACT
+            for name, evaluator in evaluators.items():
+                errors[name].append((evaluator.evaluate_batch(shard.boards[contact]) - shard.probabilities[contact])
+                                    @ EQUITY_WEIGHTS)
+            shard_groups = sibling_groups(shard)
+            groups.append(np.where(shard_groups >= 0, shard_groups + offset, NO_GROUP)[contact])
+            offset += int(shard_groups.max(initial=NO_GROUP)) + 1
+    return {name: np.concatenate(rows) for name, rows in errors.items()}, np.concatenate(groups)
+
+
+def sibling_rms(errors: np.ndarray, groups: np.ndarray) -> tuple[float, int]:
+    """RMS of the difference of two siblings' errors over all pairs, and the number of pairs."""
+    grouped = groups >= 0
+    _, member, sizes = np.unique(groups[grouped], return_inverse=True, return_counts=True)
+    inside = errors[grouped]
+    sums, squares = np.bincount(member, inside), np.bincount(member, inside ** 2)
+    pairs = int((sizes * (sizes - 1) // 2).sum())
+    return float(np.sqrt((sizes * squares - sums ** 2).sum() / pairs)), pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, nargs="+", required=True, help="contact networks to compare")
+    parser.add_argument("--crashed-weights", type=Path, help="the crashed slot (default: the shipped crashed network)")
+    parser.add_argument("--data", type=Path, nargs="+", required=True, help="label directories of distillation sets")
+    args = parser.parse_args()
+    crashed = args.crashed_weights or shipped_crashed_network()
+    evaluators = {str(path): NetworkEvaluator.from_file(path, crashed_network=crashed) for path in args.weights}
+    errors, groups = test_errors(evaluators, args.data)
+    for name, values in errors.items():
+        rms, pairs = sibling_rms(values, groups)
+        print(f"{name}: {len(values)} positions, equity error RMS {np.sqrt(np.mean(values ** 2)):.5f},"
+              f" mean |error| {np.mean(np.abs(values)):.5f}; {pairs} sibling pairs, difference RMS {rms:.5f}")
+
+
+if __name__ == "__main__":
+    main()
