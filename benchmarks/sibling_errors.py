@@ -12,6 +12,7 @@ the same). Contact positions only; the crashed slot takes the shipped crashed ne
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from bgengine.training.classes import PositionClass
 from bgengine.training.corpus import TEST, shard_index, shard_role
 from bgengine.training.dataset import load_shard, shard_paths
 from bgengine.training.siblings import NO_GROUP, sibling_groups
-from bgengine.training.supervised import EQUITY_WEIGHTS
+from bgengine.training.supervised import EQUITY_WEIGHTS, sibling_squared_differences
 
 
 def test_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -48,12 +49,8 @@ def test_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path]
 
 def sibling_rms(errors: np.ndarray, groups: np.ndarray) -> tuple[float, int]:
     """RMS of the difference of two siblings' errors over all pairs, and the number of pairs."""
-    grouped = groups >= 0
-    _, member, sizes = np.unique(groups[grouped], return_inverse=True, return_counts=True)
-    inside = errors[grouped]
-    sums, squares = np.bincount(member, inside), np.bincount(member, inside ** 2)
-    pairs = int((sizes * (sizes - 1) // 2).sum())
-    return float(np.sqrt((sizes * squares - sums ** 2).sum() / pairs)), pairs
+    total, _, pairs = sibling_squared_differences(errors, groups)
+    return math.sqrt(total / pairs), pairs
 
 
 def main() -> None:

@@ -147,27 +147,35 @@ def logit_gradient(logits: np.ndarray, targets: np.ndarray, loss: str, possible:
                     * outputs * (1.0 - outputs), possible)
 
 
+def sibling_squared_differences(errors: np.ndarray, groups: np.ndarray) -> tuple[float, np.ndarray, int]:
+    """The sum over pairs of rows of one group (``groups`` >= 0) of the squared difference of
+    their ``errors``, its gradient on each error, and the number of pairs. Per group of k rows:
+    k * sum(d^2) - sum(d)^2; the gradient on d_i is 2 (k d_i - sum(d))."""
+    gradient = np.zeros(len(errors))
+    grouped = groups >= 0
+    if not grouped.any():
+        return 0.0, gradient, 0
+    _, member, sizes = np.unique(groups[grouped], return_inverse=True, return_counts=True)
+    inside = errors[grouped]
+    sums = np.bincount(member, inside)
+    total = float((sizes * np.bincount(member, inside ** 2) - sums ** 2).sum())
+    gradient[grouped] = 2.0 * (sizes[member] * inside - sums[member])
+    return total, gradient, int((sizes * (sizes - 1) // 2).sum())
+
+
 def sibling_loss(logits: np.ndarray, targets: np.ndarray, possible: np.ndarray | None,
                  groups: np.ndarray) -> tuple[float, np.ndarray]:
     """The sum over pairs of sibling rows of the squared difference of their equity errors,
     divided by the number of rows, and its (n, 5) gradient on the logits.
 
     A move choice compares siblings, so only these differences decide it; errors siblings
-    share cost nothing. Per group of k rows with equity errors d: k * sum(d^2) - sum(d)^2.
+    share cost nothing.
     """
     outputs = sigmoid(logits)
-    errors = _output_errors(logits, targets, possible) @ EQUITY_WEIGHTS
-    grouped = groups >= 0
-    gradient_on_errors = np.zeros(len(errors))
-    value = 0.0
-    if grouped.any():
-        _, member, sizes = np.unique(groups[grouped], return_inverse=True, return_counts=True)
-        inside = errors[grouped]
-        sums = np.bincount(member, inside)
-        value = float((sizes * np.bincount(member, inside ** 2) - sums ** 2).sum())
-        gradient_on_errors[grouped] = 2.0 * (sizes[member] * inside - sums[member])
-    gradient = _counted(gradient_on_errors[:, None] * EQUITY_WEIGHTS * outputs * (1.0 - outputs), possible)
-    return value / len(errors), gradient / len(errors)
+    errors = _counted(outputs - targets, possible) @ EQUITY_WEIGHTS
+    total, on_errors, _ = sibling_squared_differences(errors, groups)
+    gradient = _counted(on_errors[:, None] * EQUITY_WEIGHTS * outputs * (1.0 - outputs), possible)
+    return total / len(errors), gradient / len(errors)
 
 
 #: The training losses by name (``FitSettings.loss``). Cross-entropy is the likelihood of
