@@ -21,8 +21,6 @@ paired differences of two ``--out`` runs (judge_compare.py), to tell networks ap
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import sys
 import time
 from collections import defaultdict
@@ -33,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_networks import chosen_evaluator  # noqa: E402
-from judge_compare import compare_runs, mean, print_comparison, standard_error  # noqa: E402
+from judge_compare import compare_runs, mean, print_comparison, standard_error, write_run  # noqa: E402
 from judge_data import CHECKER_SET, CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -202,10 +200,7 @@ def main() -> None:
                             args.crashed_weights, args.no_crashed_network)
     print_summary(summary)
     if args.out:
-        head = {"command": " ".join(["python", *sys.argv]), "bgengine_commit": git_commit(),
-                "date": datetime.date.today().isoformat(), "summary": summary}
-        lines = ",\n  ".join(json.dumps(score) for score in scores)
-        args.out.write_text(json.dumps(head, indent=1)[:-2] + f',\n "scores": [\n  {lines}\n ]\n}}\n')
+        write_run(args.out, sys.argv, git_commit(), summary, scores)
 
 
 if __name__ == "__main__":

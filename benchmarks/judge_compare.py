@@ -13,6 +13,7 @@ better, with a two-sided sign test over those decisions, stands beside it.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 from collections import defaultdict
@@ -65,6 +66,14 @@ def sign_test_p(wins: int, losses: int) -> float:
         return 1.0
     tail = sum(math.comb(trials, k) for k in range(min(wins, losses) + 1))
     return min(1.0, 2 * tail / 2**trials)
+
+
+def write_run(path: Path, command: list[str], commit: str, summary: Row, scores: list[Row]) -> None:
+    """Write a run's ``--out`` file: the command, the commit, the date, the summary, one line per decision."""
+    head = {"command": " ".join(["python", *command]), "bgengine_commit": commit,
+            "date": datetime.date.today().isoformat(), "summary": summary}
+    lines = ",\n  ".join(json.dumps(score) for score in scores)
+    Path(path).write_text(json.dumps(head, indent=1)[:-2] + f',\n "scores": [\n  {lines}\n ]\n}}\n')
 
 
 def read_run(path: Path) -> tuple[Row, list[Row]]:

@@ -12,7 +12,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import judge  # noqa: E402
-from judge_compare import UnpairedRunsError, paired_differences, sign_test_p, standard_error  # noqa: E402
+from judge_compare import (  # noqa: E402
+    UnpairedRunsError, compare_runs, paired_differences, read_run, sign_test_p, standard_error, write_run)
 from judge_data import CHECKER_SET, CHECKER_SETS, read_judge_set, write_judge_set  # noqa: E402
 
 
@@ -86,6 +87,20 @@ def test_paired_differences_per_class_and_overall():
         pytest.approx(1 / 3), pytest.approx(1 / 3), pytest.approx(1 / 3))
     assert table["all"]["mean_difference"] == pytest.approx(-9 / 4)
     assert table["all"]["sign_test_p"] == pytest.approx(sign_test_p(2, 1))
+
+
+def test_a_written_run_reads_back_and_pairs_with_another_written_one(tmp_path):
+    """write_run is the one writer of --out files (judge.py's and judge_gnubg.py's): what it
+    writes reads back unchanged, and two such files pair decision by decision."""
+    summary = {"set": "few.jsonl", "by_class": {"contact": {"n": 2}}}
+    scores = [_score("a", "contact", 1.5), _score("b", "contact", 0.0)]
+    first, second = tmp_path / "gnubg.json", tmp_path / "ours.json"
+    write_run(first, ["judge_gnubg.py", "checker"], "abc1234", summary, scores)
+    write_run(second, ["judge.py", "checker"], "abc1234", summary, [_score("b", "contact", 2.0), _score("a", "contact", 0.5)])
+    read_summary, read_scores = read_run(first)
+    assert (read_summary, read_scores) == (summary, scores)
+    assert json.loads(first.read_text())["command"] == "python judge_gnubg.py checker"
+    assert compare_runs(first, second, "checker")["all"]["mean_difference"] == pytest.approx(0.5)
 
 
 def test_paired_differences_refuse_runs_over_different_decisions():
