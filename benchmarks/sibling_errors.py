@@ -3,10 +3,12 @@
 Sibling plays are the candidate children of one roll (``bgengine.training.siblings``). For each
 network: the RMS of its equity errors against the labels, and the RMS of the differences
 between the errors of two siblings (what a move choice sees; 0 if every sibling's error were
-the same). Contact positions only; the crashed slot takes the shipped crashed network unless
-``--crashed-weights`` says otherwise.
+the same). Contact positions by default, the crashed slot holding the shipped crashed network
+unless ``--crashed-weights`` says otherwise; ``--class crashed`` compares crashed networks
+instead, on the crashed positions, with the shipped contact network beside them.
 
     python benchmarks/sibling_errors.py --weights A.npz B.npz --data D/distill-x14teach/labels D/distill-x15teach/labels
+    python benchmarks/sibling_errors.py --class crashed --weights C1.npz C2.npz --data ...
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bgengine.evaluation.evaluator import NetworkEvaluator, shipped_crashed_network
+from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator, shipped_crashed_network
+from bgengine.evaluation.network_weights import load_network
 from bgengine.training.classes import PositionClass
 from bgengine.training.corpus import TEST, shard_index, shard_role
 from bgengine.training.dataset import load_shard, shard_paths
@@ -25,9 +28,10 @@ from bgengine.training.siblings import NO_GROUP, sibling_groups
 from bgengine.training.supervised import EQUITY_WEIGHTS, sibling_squared_differences
 
 
-def test_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Each network's equity errors on the contact positions of the test shards, and their groups
-    (unique across shards, NO_GROUP for none)."""
+def held_out_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path],
+                position_class: PositionClass = PositionClass.CONTACT) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Each network's equity errors on the test shards' positions of ``position_class``, and their
+    groups (unique across shards, NO_GROUP for none)."""
     errors: dict[str, list[np.ndarray]] = {name: [] for name in evaluators}
     groups, offset = [], 0
     for directory in directories:
@@ -37,12 +41,12 @@ def test_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path]
             shard = load_shard(path)
             if not shard.labelled:
                 continue
-            contact = shard.classes == PositionClass.CONTACT
+            chosen = shard.classes == position_class
             for name, evaluator in evaluators.items():
-                errors[name].append((evaluator.evaluate_batch(shard.boards[contact]) - shard.probabilities[contact])
+                errors[name].append((evaluator.evaluate_batch(shard.boards[chosen]) - shard.probabilities[chosen])
                                     @ EQUITY_WEIGHTS)
             shard_groups = sibling_groups(shard)
-            groups.append(np.where(shard_groups >= 0, shard_groups + offset, NO_GROUP)[contact])
+            groups.append(np.where(shard_groups >= 0, shard_groups + offset, NO_GROUP)[chosen])
             offset += int(shard_groups.max(initial=NO_GROUP)) + 1
     return {name: np.concatenate(rows) for name, rows in errors.items()}, np.concatenate(groups)
 
@@ -55,13 +59,23 @@ def sibling_rms(errors: np.ndarray, groups: np.ndarray) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", type=Path, nargs="+", required=True, help="contact networks to compare")
-    parser.add_argument("--crashed-weights", type=Path, help="the crashed slot (default: the shipped crashed network)")
+    parser.add_argument("--class", dest="position_class", choices=("contact", "crashed"), default="contact",
+                        help="the networks compared and the positions they are scored on")
+    parser.add_argument("--weights", type=Path, nargs="+", required=True, help="networks of that class to compare")
+    parser.add_argument("--crashed-weights", type=Path,
+                        help="contact: the crashed slot (default: the shipped crashed network)")
     parser.add_argument("--data", type=Path, nargs="+", required=True, help="label directories of distillation sets")
     args = parser.parse_args()
-    crashed = args.crashed_weights or shipped_crashed_network()
-    evaluators = {str(path): NetworkEvaluator.from_file(path, crashed_network=crashed) for path in args.weights}
-    errors, groups = test_errors(evaluators, args.data)
+    if args.position_class == "crashed":
+        if args.crashed_weights:
+            parser.error("--crashed-weights is for --class contact; with --class crashed, --weights are the crashed networks")
+        contact = default_evaluator().network
+        evaluators = {str(path): NetworkEvaluator(contact, crashed_network=load_network(path, position_class="crashed"))
+                      for path in args.weights}
+    else:
+        crashed = args.crashed_weights or shipped_crashed_network()
+        evaluators = {str(path): NetworkEvaluator.from_file(path, crashed_network=crashed) for path in args.weights}
+    errors, groups = held_out_errors(evaluators, args.data, PositionClass[args.position_class.upper()])
     for name, values in errors.items():
         rms, pairs = sibling_rms(values, groups)
         print(f"{name}: {len(values)} positions, equity error RMS {np.sqrt(np.mean(values ** 2)):.5f},"

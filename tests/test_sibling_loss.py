@@ -154,3 +154,28 @@ def test_gathered_groups_are_unique_across_shards_and_repeats(tmp_path, expanded
     assert all(used) and not (used[0] & used[1]) and not (used[1] & used[2]) and not (used[0] & used[2])
     assert len(used[1]) == len(used[2])  # the repeat has groups of its own, as many
     assert gather([first], classes)[TRAIN].groups is None
+
+
+def test_the_sibling_benchmark_scores_the_test_shards_positions_of_the_class_asked(tmp_path, expanded):
+    """benchmarks/sibling_errors.py: each class's errors are its own rows of the test shards
+    only, in order, with their groups; a training shard is not read."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import sibling_errors
+
+    from bgengine.evaluation.evaluator import default_evaluator
+
+    shard = labelled(expanded)
+    save_shard(shard_path(tmp_path, 9), shard)  # index 9: a test shard
+    save_shard(shard_path(tmp_path, 0), shard)  # index 0: training, skipped
+    evaluator = default_evaluator()
+    groups = sibling_groups(shard)
+    for position_class in (PositionClass.CONTACT, PositionClass.CRASHED):
+        rows = shard.classes == position_class
+        errors, found_groups = sibling_errors.held_out_errors({"shipped": evaluator}, [tmp_path], position_class)
+        expected = (evaluator.evaluate_batch(shard.boards[rows]) - shard.probabilities[rows]) @ EQUITY_WEIGHTS
+        np.testing.assert_array_equal(errors["shipped"], expected)
+        np.testing.assert_array_equal(found_groups, groups[rows])
+    assert (shard.classes == PositionClass.CONTACT).any()
