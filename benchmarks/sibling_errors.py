@@ -29,7 +29,7 @@ from bgengine.training.supervised import EQUITY_WEIGHTS, sibling_squared_differe
 
 
 def held_out_errors(evaluators: dict[str, NetworkEvaluator], directories: list[Path],
-                position_class: PositionClass = PositionClass.CONTACT) -> tuple[dict[str, np.ndarray], np.ndarray]:
+                    position_class: PositionClass = PositionClass.CONTACT) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Each network's equity errors on the test shards' positions of ``position_class``, and their
     groups (unique across shards, NO_GROUP for none)."""
     errors: dict[str, list[np.ndarray]] = {name: [] for name in evaluators}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from bgengine import Position
-from bgengine.evaluation.evaluator import rank_moves
+from bgengine.evaluation.evaluator import default_evaluator, rank_moves
 from bgengine.training.classes import PositionClass, classify
 from bgengine.training.corpus import TRAIN, gather
 from bgengine.training.dataset import Shard, save_shard, shard_path
@@ -15,6 +18,10 @@ from bgengine.training.positions import GenerationSettings, generate_chunk, with
 from bgengine.training.siblings import NO_GROUP, sampled_rolls, sibling_groups
 from bgengine.training.supervised import (EQUITY_WEIGHTS, Examples, FitSettings, epoch_order, gradients,
                                           initial_state, loss_of, sibling_loss)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import sibling_errors  # noqa: E402
 
 SEED, CHUNK = 4, 0
 
@@ -159,14 +166,6 @@ def test_gathered_groups_are_unique_across_shards_and_repeats(tmp_path, expanded
 def test_the_sibling_benchmark_scores_the_test_shards_positions_of_the_class_asked(tmp_path, expanded):
     """benchmarks/sibling_errors.py: each class's errors are its own rows of the test shards
     only, in order, with their groups; a training shard is not read."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    import sibling_errors
-
-    from bgengine.evaluation.evaluator import default_evaluator
-
     shard = labelled(expanded)
     save_shard(shard_path(tmp_path, 9), shard)  # index 9: a test shard
     save_shard(shard_path(tmp_path, 0), shard)  # index 0: training, skipped
@@ -178,4 +177,4 @@ def test_the_sibling_benchmark_scores_the_test_shards_positions_of_the_class_ask
         expected = (evaluator.evaluate_batch(shard.boards[rows]) - shard.probabilities[rows]) @ EQUITY_WEIGHTS
         np.testing.assert_array_equal(errors["shipped"], expected)
         np.testing.assert_array_equal(found_groups, groups[rows])
-    assert (shard.classes == PositionClass.CONTACT).any()
+    assert (shard.classes == PositionClass.CONTACT).any() and (shard.classes == PositionClass.CRASHED).any()
