@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_networks import chosen_evaluator  # noqa: E402
 from judge_compare import compare_runs, mean, print_comparison, standard_error, write_run  # noqa: E402
-from judge_data import CHECKER_SET, CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
+from judge_data import (  # noqa: E402
+    CHECKER_SET, CUBE_SET, add_set_option, chosen_set, git_commit, read_judge_set, verdict_family)
 
 import numpy as np  # noqa: E402
 
@@ -182,8 +183,7 @@ def main() -> None:
     parser.add_argument("--race-approximation", action="store_true",
                         help="value races by the race approximation instead of the shipped race network")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--set", dest="checker_set", choices=tuple(CHECKER_SETS), default="small",
-                       help="checker play: the committed 440-decision set (small, the default) or the 2,000 one")
+    add_set_option(which)
     which.add_argument("--judge-file", type=Path, help="score against this judge-set file instead")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("A.json", "B.json"),
                         help="print the paired differences of two --out runs on the same set, score nothing")
@@ -192,9 +192,7 @@ def main() -> None:
         first, second = args.compare
         print_comparison(compare_runs(first, second, args.kind), args.kind, first, second)
         return
-    if args.kind != "checker" and args.checker_set != "small":
-        raise SystemExit("--set applies to checker play only (there is one cube set)")
-    judge_file = args.judge_file or (CHECKER_SETS[args.checker_set] if args.kind == "checker" else None)
+    judge_file = args.judge_file or chosen_set(args.kind, args.checker_set)
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
                             args.contact_network, args.weights, args.race_approximation, judge_file,
                             args.crashed_weights, args.no_crashed_network)

@@ -21,7 +21,22 @@ DATA = Path(__file__).resolve().parent / "data"
 CHECKER_SET = DATA / "judge_checker.jsonl"
 #: The checker-play sets by name: the first 440 decisions and a larger one (seed 14) for finer comparisons.
 CHECKER_SETS = {"small": CHECKER_SET, "large": DATA / "judge_checker_large.jsonl"}
+
 CUBE_SET = DATA / "judge_cube.jsonl"
+
+
+def add_set_option(parser: Any) -> None:
+    """The judge scripts' ``--set`` option (on a parser or an argument group): which checker-play set."""
+    parser.add_argument("--set", dest="checker_set", choices=tuple(CHECKER_SETS), default="small",
+                        help="checker play: the committed 440-decision set (small, the default) or the 2,000 one")
+
+
+def chosen_set(kind: str, checker_set: str) -> Path:
+    """The set file of ``kind`` ("checker" or "cube") and ``--set``; SystemExit for a cube ``--set``."""
+    if kind != "checker" and checker_set != "small":
+        raise SystemExit("--set applies to checker play only (there is one cube set)")
+    return CHECKER_SETS[checker_set] if kind == "checker" else CUBE_SET
+
 
 #: Verdict families compared by the cube judge.
 FAMILIES = ("no double", "double-take", "double-pass", "too good")

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gnubg_bridge import gnubg_best_moves, gnubg_cube_actions  # noqa: E402
 from judge import CHECKER_MEASURES, CUBE_MEASURES, Row, print_summary, same_family, summarise  # noqa: E402
 from judge_compare import write_run  # noqa: E402
-from judge_data import CHECKER_SETS, CUBE_SET, git_commit, read_judge_set, verdict_family  # noqa: E402
+from judge_data import add_set_option, chosen_set, git_commit, read_judge_set, verdict_family  # noqa: E402
 
 from bgengine import Position, parse_xgid  # noqa: E402
 
@@ -53,13 +53,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("kind", choices=("checker", "cube"))
     parser.add_argument("--plies", type=int, default=0, help="gnubg's depth")
-    parser.add_argument("--set", dest="checker_set", choices=tuple(CHECKER_SETS), default="small",
-                        help="checker play: the committed 440-decision set (small, the default) or the 2,000 one")
+    add_set_option(parser)
     parser.add_argument("--out", type=Path, help="also write the per-decision scores here (JSON, as judge.py's)")
     args = parser.parse_args()
-    if args.kind != "checker" and args.checker_set != "small":
-        raise SystemExit("--set applies to checker play only (there is one cube set)")
-    path = CHECKER_SETS[args.checker_set] if args.kind == "checker" else CUBE_SET
+    path = chosen_set(args.kind, args.checker_set)
     header, decisions = read_judge_set(path)
     summary: dict[str, Any] = {"set": path.name,
                                "engine": "gnubg (default move filters, pruning nets)", "judge": header["judge"],
