@@ -105,6 +105,27 @@ def test_forward_pass_equals_numpy_reference():
     np.testing.assert_allclose(raw, expected, atol=2e-5)
 
 
+@pytest.mark.parametrize("hidden", [5, 100, 136, 512])
+@pytest.mark.parametrize("encoding", [1, 3])
+def test_batches_evaluated_in_blocks_give_the_floats_of_one_board_at_a_time(hidden, encoding):
+    # A batch is encoded and summed a block of boards at a time (_nn.BoardBlock); widths that
+    # are not multiples of the vector slices take every tail loop. The board-by-board path is
+    # raw_outputs; finished boards and checkers off are mixed in.
+    net = _nn.NeuralNet.random(hidden, seed=4, scale=0.5, encoding=encoding)
+    boards = random_boards(300, seed=11)
+    finished = np.array([board(Position.from_points({}, {1: 3})), board(Position.from_points({}, {1: 15}))])
+    boards = np.concatenate([boards[:77], finished, boards[77:]])
+    batch = net.evaluate_trusted(boards)
+    assert np.array_equal(batch, np.concatenate([net.evaluate_trusted(b[None]) for b in boards]))
+    playing = np.array([np.abs(b[b > 0]).sum() == 15 and np.abs(b[b < 0]).sum() == 15 for b in boards])
+    raw = net.raw_outputs(boards[playing])
+    win = np.clip(raw[:, 0], 0, 1)
+    wg = np.minimum(raw[:, 1], win)
+    lg = np.minimum(raw[:, 3], np.float32(1) - win)
+    expected = np.stack([win, wg, np.minimum(raw[:, 2], wg), lg, np.minimum(raw[:, 4], lg)], axis=1)
+    assert playing.sum() > 250 and np.array_equal(batch[playing], expected)
+
+
 def test_weights_are_own_cache_line_aligned_copies():
     rows = np.random.default_rng(3).uniform(-1, 1, 211 * 24 + 1).astype(np.float32)
     hidden_weights = rows[1:].reshape(211, 24)  # 4 bytes past wherever numpy put the block

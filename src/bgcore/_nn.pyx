@@ -730,45 +730,60 @@ cdef extern from *:
     #define bg_store(VECTOR, p, v) do { VECTOR bg_s_ = (v); memcpy((p), &bg_s_, sizeof bg_s_); } while (0)
     #define bg_load8(p) bg_load(bg_v8, p)
     #define bg_store8(p, v) bg_store(bg_v8, p, v)
-    /* hidden[j] = first[j] + sum_i values[i] * weights[indices[i]][j] (first may be hidden),
-       the terms added one after the other: with vectors of LANES floats, 8 * LANES hidden
-       units at a time in registers, then LANES at a time, then one by one. One definition
-       for each vector width: the same float operations for every unit in each. */
+    /* For each of `boards` boards b (its rows: indices and values from b * input_stride, its
+       count active[b]): hidden[b * hidden_stride + j] = first[j] + sum_i values[i] *
+       weights[indices[i]][j] (with one board, first may be hidden), the terms added one after
+       the other: with vectors of LANES floats, 8 * LANES hidden units at a time in registers,
+       then LANES at a time, then one by one. Each slice of units is done for every board
+       before the next slice, so the rows the boards share are read from L1 rather than L2
+       (the weight matrix is larger than L1). One definition for each vector width: the same
+       float operations for every unit in each, whatever the number of boards. */
     #define BG_DEFINE_ADD_ROWS(NAME, ATTRIBUTES, VECTOR, LANES)                                 \
-    ATTRIBUTES static void NAME(float* hidden, const float* first, const float* weights,        \
-                                const int* indices, const float* values, int active, int h) {   \
+    ATTRIBUTES static void NAME(float* hidden, long hidden_stride, const float* first,          \
+                                const float* weights, const int* indices, const float* values,  \
+                                long input_stride, const int* active, int boards, int h) {      \
         const int n = (LANES);                                                                  \
         int start = 0;                                                                          \
-        for (; start + 8 * n <= h; start += 8 * n) {                                            \
+        for (; start + 8 * n <= h; start += 8 * n)                                              \
+        for (int b = 0; b < boards; ++b) {                                                      \
+            const int* rows = indices + b * input_stride;                                       \
+            const float* scale = values + b * input_stride;                                     \
             const float* f = first + start;                                                     \
             VECTOR a0 = bg_load(VECTOR, f), a1 = bg_load(VECTOR, f + n);                        \
             VECTOR a2 = bg_load(VECTOR, f + 2 * n), a3 = bg_load(VECTOR, f + 3 * n);            \
             VECTOR a4 = bg_load(VECTOR, f + 4 * n), a5 = bg_load(VECTOR, f + 5 * n);            \
             VECTOR a6 = bg_load(VECTOR, f + 6 * n), a7 = bg_load(VECTOR, f + 7 * n);            \
-            for (int i = 0; i < active; ++i) {                                                  \
-                const float* row = weights + (long)indices[i] * h + start;                      \
-                const float v = values[i];      /* a scalar times a vector: broadcast */     \
+            for (int i = 0; i < active[b]; ++i) {                                               \
+                const float* row = weights + (long)rows[i] * h + start;                         \
+                const float v = scale[i];       /* a scalar times a vector: broadcast */     \
                 a0 += v * bg_load(VECTOR, row);         a1 += v * bg_load(VECTOR, row + n);     \
                 a2 += v * bg_load(VECTOR, row + 2 * n); a3 += v * bg_load(VECTOR, row + 3 * n); \
                 a4 += v * bg_load(VECTOR, row + 4 * n); a5 += v * bg_load(VECTOR, row + 5 * n); \
                 a6 += v * bg_load(VECTOR, row + 6 * n); a7 += v * bg_load(VECTOR, row + 7 * n); \
             }                                                                                   \
-            float* out = hidden + start;                                                        \
+            float* out = hidden + b * hidden_stride + start;                                    \
             bg_store(VECTOR, out, a0);         bg_store(VECTOR, out + n, a1);                   \
             bg_store(VECTOR, out + 2 * n, a2); bg_store(VECTOR, out + 3 * n, a3);               \
             bg_store(VECTOR, out + 4 * n, a4); bg_store(VECTOR, out + 5 * n, a5);               \
             bg_store(VECTOR, out + 6 * n, a6); bg_store(VECTOR, out + 7 * n, a7);               \
         }                                                                                       \
-        for (; start + n <= h; start += n) {                                                    \
+        for (; start + n <= h; start += n)                                                      \
+        for (int b = 0; b < boards; ++b) {                                                      \
+            const int* rows = indices + b * input_stride;                                       \
+            const float* scale = values + b * input_stride;                                     \
             VECTOR a = bg_load(VECTOR, first + start);                                          \
-            for (int i = 0; i < active; ++i)                                                    \
-                a += values[i] * bg_load(VECTOR, weights + (long)indices[i] * h + start);   \
-            bg_store(VECTOR, hidden + start, a);                                                \
+            for (int i = 0; i < active[b]; ++i)                                                 \
+                a += scale[i] * bg_load(VECTOR, weights + (long)rows[i] * h + start);           \
+            bg_store(VECTOR, hidden + b * hidden_stride + start, a);                            \
         }                                                                                       \
-        for (; start < h; ++start) {                                                            \
-            hidden[start] = first[start];                                                       \
-            for (int i = 0; i < active; ++i)                                                    \
-                hidden[start] += values[i] * weights[(long)indices[i] * h + start];             \
+        for (; start < h; ++start)                                                              \
+        for (int b = 0; b < boards; ++b) {                                                      \
+            const int* rows = indices + b * input_stride;                                       \
+            const float* scale = values + b * input_stride;                                     \
+            float sum = first[start];                                                           \
+            for (int i = 0; i < active[b]; ++i)                                                 \
+                sum += scale[i] * weights[(long)rows[i] * h + start];                           \
+            hidden[b * hidden_stride + start] = sum;                                            \
         }                                                                                       \
     }
     BG_DEFINE_ADD_ROWS(bg_add_rows_any, BG_HOT, bg_v8, 8)
@@ -782,11 +797,16 @@ cdef extern from *:
     #define BG_HAS_AVX512() 0
     #define bg_add_rows_avx512 bg_add_rows_any
     #endif
-    /* the hidden sums by the widest vectors the CPU has */
-    static void bg_add_rows(float* hidden, const float* first, const float* weights,
-                            const int* indices, const float* values, int active, int h) {
-        if (BG_HAS_AVX512()) bg_add_rows_avx512(hidden, first, weights, indices, values, active, h);
-        else bg_add_rows_any(hidden, first, weights, indices, values, active, h);
+    /* the hidden sums of a block of boards by the widest vectors the CPU has */
+    static void bg_add_rows_block(float* hidden, long hidden_stride, const float* first,
+                                  const float* weights, const int* indices, const float* values,
+                                  long input_stride, const int* active, int boards, int h) {
+        if (BG_HAS_AVX512())
+            bg_add_rows_avx512(hidden, hidden_stride, first, weights, indices, values, input_stride,
+                               active, boards, h);
+        else
+            bg_add_rows_any(hidden, hidden_stride, first, weights, indices, values, input_stride,
+                            active, boards, h);
     }
     BG_HOT static void bg_axpy(float* y, const float* x, float a, int n) {
         const bg_v8 va = (bg_v8){0, 0, 0, 0, 0, 0, 0, 0} + a;
@@ -811,11 +831,17 @@ cdef extern from *:
             for (int t = j; t < h; ++t) out[k] += a[k * h + t] * b[t];
     }
     #else  /* compilers without GCC vector extensions: the same sums, plain loops */
-    static void bg_add_rows(float* hidden, const float* first, const float* weights,
-                            const int* indices, const float* values, int active, int h) {
-        if (hidden != first) memcpy(hidden, first, (size_t)h * sizeof(float));
-        for (int i = 0; i < active; ++i)
-            for (int j = 0; j < h; ++j) hidden[j] += values[i] * weights[(long)indices[i] * h + j];
+    static void bg_add_rows_block(float* hidden, long hidden_stride, const float* first,
+                                  const float* weights, const int* indices, const float* values,
+                                  long input_stride, const int* active, int boards, int h) {
+        for (int b = 0; b < boards; ++b) {
+            float* out = hidden + b * hidden_stride;
+            const int* rows = indices + b * input_stride;
+            const float* scale = values + b * input_stride;
+            if (out != first) memcpy(out, first, (size_t)h * sizeof(float));
+            for (int i = 0; i < active[b]; ++i)
+                for (int j = 0; j < h; ++j) out[j] += scale[i] * weights[(long)rows[i] * h + j];
+        }
     }
     static void bg_axpy(float* y, const float* x, float a, int n) {
         for (int j = 0; j < n; ++j) y[j] += a * x[j];
@@ -833,6 +859,11 @@ cdef extern from *:
         }
     }
     #endif
+    /* the hidden sums of one board (first may be hidden) */
+    static void bg_add_rows(float* hidden, const float* first, const float* weights,
+                            const int* indices, const float* values, int active, int h) {
+        bg_add_rows_block(hidden, 0, first, weights, indices, values, 0, &active, 1, h);
+    }
     /* x[j] = sigmoid(x[j]) by the table (see sigmoid below), reading each step's two ends
        as one pair (pairs[2i], pairs[2i + 1] = table[i], table[i + 1]): the same float
        operations as the scalar function. The clamped ends give the table's end values
@@ -897,6 +928,9 @@ cdef extern from *:
     """
     void bg_add_rows(float* hidden, const float* first, const float* weights,
                      const int* indices, const float* values, int active, int h) noexcept nogil
+    void bg_add_rows_block(float* hidden, long hidden_stride, const float* first,
+                           const float* weights, const int* indices, const float* values,
+                           long input_stride, const int* active, int boards, int h) noexcept nogil
     void bg_dot5(const float* a, const float* b, int h, float* out) noexcept nogil
     void bg_sigmoid_pairs(float* x, int n, const float* pairs, float half_range, float steps,
                           float last) noexcept nogil
@@ -969,14 +1003,36 @@ ctypedef struct SharedSums:             # one per thread (bgcore._scratch), zero
     float sums[MAX_HIDDEN]              # bias + those units' rows, added in order
 
 
+# Without kept sums, boards are evaluated a block at a time: all of a block's boards
+# encoded, then their hidden sums added slice of units by slice for the whole block
+# (bg_add_rows_block: the rows they share come from L1), then the rest board by board. The
+# same additions in the same order as board by board, so the same floats.
+cdef enum:
+    BLOCK_BOARDS = 32                   # at most this many boards in a block
+    BLOCK_SUMS = 4096                   # floats for their hidden sums: 32 boards of 128 units, 8 of 512
+
+
+ctypedef struct BoardBlock:
+    int boards[BLOCK_BOARDS]            # each encoded board's place in the batch
+    int active[BLOCK_BOARDS]            # and its non-zero inputs: rows of MAX_ACTIVE_INPUTS
+    int indices[BLOCK_BOARDS * MAX_ACTIVE_INPUTS]
+    float values[BLOCK_BOARDS * MAX_ACTIVE_INPUTS]
+    float sums[BLOCK_SUMS]
+
+
+ctypedef struct NetScratch:             # one per thread (bgcore._scratch), zeroed at first
+    SharedSums shared
+    BoardBlock block
+
+
 cdef bint hold_networks(bint held) noexcept nogil:
-    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
-    if shared == NULL:
+    cdef NetScratch* scratch = <NetScratch*>thread_scratch(sizeof(NetScratch))
+    if scratch == NULL:
         return False
-    shared.holds += 1 if held else -1
-    if shared.holds <= 0:
-        shared.holds = 0
-        shared.length = 0
+    scratch.shared.holds += 1 if held else -1
+    if scratch.shared.holds <= 0:
+        scratch.shared.holds = 0
+        scratch.shared.length = 0
     return True
 
 
@@ -1002,6 +1058,35 @@ cdef void forward_shared(const Network* net, SharedSums* shared, const int* indi
     forward_from_sums(net, hidden, raw5)
 
 
+cdef inline void finish_board(const checker_t* board, const float* raw, float* out5) noexcept nogil:
+    make_consistent(raw, out5)
+    clear_impossible_gammons(board, out5)
+
+
+cdef void evaluate_in_blocks(const Network* net, const checker_t* boards, int n, float* out5,
+                             BoardBlock* block) noexcept nogil:
+    """evaluate_boards without kept sums, a block of boards at a time (see BoardBlock)."""
+    cdef int h = net.num_hidden, per_block = BLOCK_SUMS // net.num_hidden, b = 0, count, k, own_only
+    cdef float raw[NUM_OUTPUTS]
+    if per_block > BLOCK_BOARDS:
+        per_block = BLOCK_BOARDS
+    while b < n:
+        count = 0
+        while b < n and count < per_block:
+            if not finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
+                block.boards[count] = b
+                block.active[count] = encode_split(boards + b * NUM_SLOTS, net.encoding,
+                                                   block.indices + count * MAX_ACTIVE_INPUTS,
+                                                   block.values + count * MAX_ACTIVE_INPUTS, &own_only)
+                count += 1
+            b += 1
+        bg_add_rows_block(block.sums, h, net.hidden_bias, net.hidden_weights, block.indices,
+                          block.values, MAX_ACTIVE_INPUTS, block.active, count, h)
+        for k in range(count):
+            forward_from_sums(net, block.sums + k * h, raw)
+            finish_board(boards + block.boards[k] * NUM_SLOTS, raw, out5 + block.boards[k] * NUM_OUTPUTS)
+
+
 cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
                           float* out5) noexcept nogil:
     cdef int b, active, own_only
@@ -1009,19 +1094,19 @@ cdef void evaluate_boards(const Network* net, const checker_t* boards, int n,
     cdef float values[MAX_ACTIVE_INPUTS]
     cdef float hidden[MAX_HIDDEN]
     cdef float raw[NUM_OUTPUTS]
-    cdef SharedSums* shared = <SharedSums*>thread_scratch(sizeof(SharedSums))
-    if shared != NULL and shared.holds == 0:
-        shared = NULL
+    cdef NetScratch* scratch = <NetScratch*>thread_scratch(sizeof(NetScratch))
+    if scratch != NULL and scratch.shared.holds == 0:
+        evaluate_in_blocks(net, boards, n, out5, &scratch.block)
+        return
     for b in range(n):
         if finished_probabilities(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS):
             continue
         active = encode_split(boards + b * NUM_SLOTS, net.encoding, indices, values, &own_only)
-        if shared != NULL:
-            forward_shared(net, shared, indices, values, active, own_only, hidden, raw)
+        if scratch != NULL:
+            forward_shared(net, &scratch.shared, indices, values, active, own_only, hidden, raw)
         else:
             forward_raw(net, indices, values, active, hidden, raw)
-        make_consistent(raw, out5 + b * NUM_OUTPUTS)
-        clear_impossible_gammons(boards + b * NUM_SLOTS, out5 + b * NUM_OUTPUTS)
+        finish_board(boards + b * NUM_SLOTS, raw, out5 + b * NUM_OUTPUTS)
 
 
 # ----- Python boundary ------------------------------------------------------------------
