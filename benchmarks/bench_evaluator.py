@@ -108,6 +108,37 @@ def shipped_network_in(encoding: int) -> _nn.NeuralNet:
                          arrays["output_weights"], arrays["output_bias"], encoding)
 
 
+def self_play_contact_children(count: int, seed: int) -> np.ndarray:
+    """``count`` distinct contact boards that 0-ply move choices of the engine's self-play
+    evaluate: every legal play of each turn of ``sample_positions.sampled_turns`` (mostly the
+    engine's best plays, a tenth random), in turn order. Real games leave fewer blots and
+    fewer checkers on the bar than random play, so these are cheaper to encode."""
+    from sample_positions import sampled_turns
+
+    boards: dict[bytes, np.ndarray] = {}
+    for position, dice in sampled_turns(seed, count // 8):
+        legal = position.legal_moves(dice)
+        for index in range(len(legal)):
+            child = legal.position_after(index)
+            if child.phase.value == "contact":
+                board = np.asarray(child, dtype=np.int8)
+                boards.setdefault(board.tobytes(), board)
+    if len(boards) < count:
+        raise ValueError(f"{count // 8} self-play turns gave only {len(boards)} distinct contact children")
+    return np.array(list(boards.values())[:count])
+
+
+def test_zero_ply_batched_contact_children_of_self_play(benchmark):
+    # the boards a 0-ply move choice evaluates in games (see contact_boards for random play's)
+    network = default_evaluator().network
+    boards = self_play_contact_children(CONTACT_BOARDS, SAMPLE_SEED)
+    assert boards.shape == (CONTACT_BOARDS, 26)
+    singles = np.concatenate([network.evaluate_trusted(boards[i : i + 1]) for i in range(0, CONTACT_BOARDS, 997)])
+    assert np.array_equal(network.evaluate_trusted(boards)[::997], singles)
+    benchmark(network.evaluate_trusted, boards)
+    _rate(benchmark, "contact_evaluations_per_second", CONTACT_BOARDS)
+
+
 @pytest.mark.parametrize("encoding", [1, 2, 3])
 def test_zero_ply_batched_contact_by_encoding(benchmark, encoding):
     network = shipped_network_in(encoding)
