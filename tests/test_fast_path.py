@@ -24,7 +24,7 @@ from bgengine.evaluation.evaluator import (
     rank_legal_moves,
     rank_moves,
 )
-from bgcore import _engine, _movegen, _nn, _single
+from bgcore import _engine, _movegen, _nn, _nply, _single
 
 
 class GeneralPath(NetworkEvaluator):
@@ -197,6 +197,23 @@ def test_the_fast_path_gives_the_same_answers_from_many_threads():
     assert failures_from_threads(check, threads=6, repeats=5) == []
 
 
+@pytest.mark.parametrize("plies", [1, 2])
+def test_searched_batches_equal_the_plain_search(plies):
+    # _single.probabilities_of_boards (each board a search with the evaluation cache and kept
+    # hidden sums; NetworkEvaluator.evaluate_plies uses it) against _nply.nply_evaluate, which
+    # has neither, on every phase and twice over, so that a second search starts after a first
+    kernel = default_evaluator().c_evaluator()
+    each = 5 if plies == 1 else 2
+    few = [p for phase in ("contact", "race", "bearoff") for p in [q for q in POSITIONS if q.phase.value == phase][3::9][:each]]
+    assert len(few) == 3 * each
+    boards = np.array([np.asarray(p) for p in few + few])
+    move_filter = MoveFilter()
+    plain = _nply.nply_evaluate(kernel, boards, plies, move_filter.keep, move_filter.margin)
+    searched = _single.probabilities_of_boards(kernel, boards, plies, move_filter.keep, move_filter.margin)
+    assert searched.dtype == np.float32 and np.array_equal(searched, plain)
+    assert np.array_equal(default_evaluator().evaluate_plies(boards, plies), plain)
+
+
 def test_the_kernel_refuses_bad_arguments():
     kernel = default_evaluator().c_evaluator()
     with pytest.raises(ValueError):
@@ -210,6 +227,11 @@ def test_the_kernel_refuses_bad_arguments():
     for chosen in ([1], [-1], [0, 0]):  # one child: index 0, once
         with pytest.raises(ValueError):
             _single.rank_children(kernel, Position.initial().to_bytes(), 1, chosen=chosen)
+    with pytest.raises(ValueError):
+        _single.probabilities_of_boards(kernel, np.zeros((2, 25), dtype=np.int8), 1)
+    with pytest.raises(ValueError):
+        _single.probabilities_of_boards(kernel, np.zeros((2, 26), dtype=np.int8), 5)
+    assert _single.probabilities_of_boards(kernel, np.zeros((0, 26), dtype=np.int8), 1).shape == (0, 5)
     ranking = _single.rank_children(kernel, Position.initial().to_bytes(), 0)
     assert ranking is not None and ranking.order == [0]
     with pytest.raises(IndexError):

@@ -41,3 +41,15 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
 cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, int n,
                     int plies, const MoveFilter* root_filter, const MoveFilter* move_filter,
                     float* values, float* best5) noexcept nogil
+
+# A search of one board as nply_probabilities does it (nply_probabilities itself, or a
+# cached one): the 5-vector of `board` looked ahead `plies` rolls into out5; returns 0 or a
+# failure code.
+ctypedef int (*BoardSearch)(const BoardEvaluator* evaluator, const checker_t* board, int plies,
+                            const MoveFilter* move_filter, float* out5) noexcept nogil
+
+# Python boundary of the batch searches: ((n, 5) float32 results, status) of (n, 26) trusted
+# boards, each searched by `search` without the GIL (stops at the first failure); ValueError
+# for boards not of shape (n, 26).
+cdef tuple search_boards(const BoardEvaluator* evaluator, boards, int plies, int keep,
+                         float margin, BoardSearch search)

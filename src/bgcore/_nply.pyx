@@ -102,6 +102,27 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
 
 # ----- Python boundary ------------------------------------------------------------------
 
+cdef tuple search_boards(const BoardEvaluator* evaluator, boards, int plies, int keep,
+                         float margin, BoardSearch search):
+    cdef const checker_t[:, ::1] view = np.ascontiguousarray(boards, dtype=np.int8)
+    if view.shape[1] != NUM_SLOTS:
+        raise ValueError(f"boards must have shape (n, {NUM_SLOTS})")
+    cdef int n = view.shape[0], b, status = 0
+    out = np.zeros((n, NUM_OUTPUTS), dtype=np.float32)
+    if n == 0:
+        return out, 0
+    cdef float[:, ::1] out_view = out
+    cdef MoveFilter move_filter
+    move_filter.keep = keep
+    move_filter.margin = margin
+    with nogil:
+        for b in range(n):
+            status = search(evaluator, &view[b, 0], plies, &move_filter, &out_view[b, 0])
+            if status != 0:
+                break
+    return out, status
+
+
 def nply_evaluate(CEvaluator evaluator, boards, int plies, int keep=1, float margin=0.0):
     """(n, 5) float32 probabilities of (n, 26) trusted boards looked ahead ``plies`` rolls.
 
@@ -115,22 +136,7 @@ def nply_evaluate(CEvaluator evaluator, boards, int plies, int keep=1, float mar
         raise ValueError(f"keep must be 1..{MAX_KEEP} and margin >= 0")
     if evaluator.c.evaluate == NULL:
         raise ValueError(f"{type(evaluator).__name__} has no evaluate function")
-    cdef const checker_t[:, ::1] view = np.ascontiguousarray(boards, dtype=np.int8)
-    if view.shape[1] != NUM_SLOTS:
-        raise ValueError(f"boards must have shape (n, {NUM_SLOTS})")
-    cdef int n = view.shape[0], b, status = 0
-    out = np.zeros((n, NUM_OUTPUTS), dtype=np.float32)
-    if n == 0:
-        return out
-    cdef float[:, ::1] out_view = out
-    cdef MoveFilter move_filter
-    move_filter.keep = keep
-    move_filter.margin = margin
-    cdef BoardEvaluator c = evaluator.c
-    with nogil:
-        for b in range(n):
-            if status == 0:
-                status = nply_probabilities(&c, &view[b, 0], plies, &move_filter, &out_view[b, 0])
+    out, status = search_boards(&evaluator.c, boards, plies, keep, margin, nply_probabilities)
     if status != 0:
         error = evaluator.failure()
         if error is not None:

@@ -1,6 +1,7 @@
 """Single-position calls from Python: one board's probabilities, one roll's ranked children."""
 
 from collections.abc import Iterable
+import numpy as np
 from typing import Any
 
 from bgcore._engine import EngineCEvaluator
@@ -33,6 +34,9 @@ def evaluation(
 def probabilities(
     evaluator: EngineCEvaluator, board: bytes, plies: int, keep: int = 1, margin: float = 0.0
 ) -> Vector5 | None: ...
+def probabilities_of_boards(
+    evaluator: EngineCEvaluator, boards: np.ndarray, plies: int, keep: int = 1, margin: float = 0.0
+) -> np.ndarray: ...
 def rank_children(
     evaluator: EngineCEvaluator,
     children: bytes,

@@ -251,8 +251,11 @@ class _WithContactNetwork:
 def _lookahead(
     evaluator: _evaluator.CEvaluator, boards: np.ndarray, plies: int, move_filter: MoveFilter | None
 ) -> np.ndarray:
-    """The C search over a C evaluator (the engine's runs without the GIL)."""
+    """The C search over a C evaluator (the engine's runs without the GIL, each board a search
+    with its own evaluation cache and kept hidden sums: the same values, sooner)."""
     move_filter = move_filter or _DEFAULT_FILTER
+    if plies > 0 and isinstance(evaluator, _engine.EngineCEvaluator):
+        return _single.probabilities_of_boards(evaluator, boards, plies, move_filter.keep, move_filter.margin)
     return _nply.nply_evaluate(evaluator, boards, plies, move_filter.keep, move_filter.margin)
 
 
