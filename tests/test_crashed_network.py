@@ -172,6 +172,17 @@ def test_batched_evaluations_change_on_crashed_boards_only(networks):
     assert crashed_rows.sum() > 50
 
 
+def test_a_batch_through_the_engine_gives_the_floats_of_one_board_at_a_time(networks):
+    # the engine hands runs of consecutive boards of one class to that class's network in one
+    # call (bgcore._engine.engine_evaluate); finished and race boards break the runs
+    _, switched, _ = networks
+    boards = boards_of_every_class()
+    classes = _engine.position_classes(boards)
+    assert len(set(classes.tolist())) == 3 and np.any(classes[1:] != classes[:-1])
+    one_at_a_time = np.concatenate([switched.evaluate_batch(boards[i : i + 1]) for i in range(len(boards))])
+    assert np.array_equal(switched.evaluate_batch(boards), one_at_a_time)
+
+
 def test_single_position_and_n_ply_evaluations_use_the_crashed_network(networks):
     plain, switched, reference = networks
     positions = crashed_positions(4) + random_play_positions(4, 12)

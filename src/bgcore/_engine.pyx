@@ -66,28 +66,47 @@ cdef int network_evaluate(void* context, const checker_t* boards, int n,
     return EVALUATION_OK
 
 
+cdef enum:
+    NO_NETWORK = -1                     # a board the engine valued itself (finished, race tables)
+
+
+cdef inline int evaluate_run(const Engine* engine, int kind, const checker_t* boards, int first,
+                             int end, float* out5) noexcept nogil:
+    """Boards first..end-1, all of class ``kind``, by that class's network in one call (a
+    batch: the contact networks take it a block at a time)."""
+    cdef const BoardEvaluator* network
+    if kind == NO_NETWORK or end <= first:
+        return EVALUATION_OK
+    network = &engine.by_class[kind]
+    return network.evaluate(network.context, boards + first * NUM_SLOTS, end - first,
+                            out5 + first * NUM_OUTPUTS)
+
+
 cdef int engine_evaluate(void* context, const checker_t* boards, int n,
                          float* out5) noexcept nogil:
+    """Finished games and (unless races go by class) races in the tables valued here, the
+    rest by their class's network, consecutive boards of one class in one call."""
     cdef const Engine* engine = <const Engine*>context
     cdef const checker_t* board
     cdef float* out
-    cdef const BoardEvaluator* network
-    cdef PositionClass kind
-    cdef int b, status
+    cdef int b, kind, status, first = 0, run_kind = NO_NETWORK
     for b in range(n):
         board = boards + b * NUM_SLOTS
         out = out5 + b * NUM_OUTPUTS
         if finished_probabilities(board, out):
-            continue
-        kind = class_of(board, engine.crashed_by_class)
-        if (kind == CLASS_RACE and not engine.races_by_class and engine.tables != NULL
-                and race_probabilities(engine.tables, board, out) == 0):
-            continue
-        network = &engine.by_class[<int>kind]
-        status = network.evaluate(network.context, board, 1, out)
-        if status != EVALUATION_OK:
-            return status
-    return EVALUATION_OK
+            kind = NO_NETWORK
+        else:
+            kind = <int>class_of(board, engine.crashed_by_class)
+            if (kind == <int>CLASS_RACE and not engine.races_by_class and engine.tables != NULL
+                    and race_probabilities(engine.tables, board, out) == 0):
+                kind = NO_NETWORK
+        if kind != run_kind:
+            status = evaluate_run(engine, run_kind, boards, first, b, out5)
+            if status != EVALUATION_OK:
+                return status
+            first = b
+            run_kind = kind
+    return evaluate_run(engine, run_kind, boards, first, n, out5)
 
 
 cdef class EngineCEvaluator(CEvaluator):
