@@ -231,6 +231,8 @@ def test_the_kernel_refuses_bad_arguments():
         _single.probabilities_of_boards(kernel, np.zeros((2, 25), dtype=np.int8), 1)
     with pytest.raises(ValueError):
         _single.probabilities_of_boards(kernel, np.zeros((2, 26), dtype=np.int8), 5)
+    with pytest.raises(ValueError):
+        _single.probabilities_of_boards(kernel, np.zeros((2, 26), dtype=np.int8), 1, margin=-0.1)
     assert _single.probabilities_of_boards(kernel, np.zeros((0, 26), dtype=np.int8), 1).shape == (0, 5)
     ranking = _single.rank_children(kernel, Position.initial().to_bytes(), 0)
     assert ranking is not None and ranking.order == [0]

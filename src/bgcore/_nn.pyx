@@ -1066,7 +1066,8 @@ cdef inline void finish_board(const checker_t* board, const float* raw, float* o
 cdef void evaluate_in_blocks(const Network* net, const checker_t* boards, int n, float* out5,
                              BoardBlock* block) noexcept nogil:
     """evaluate_boards without kept sums, a block of boards at a time (see BoardBlock)."""
-    cdef int h = net.num_hidden, per_block = BLOCK_SUMS // net.num_hidden, b = 0, count, k, own_only
+    cdef int h = net.num_hidden, b = 0, count, k, own_only
+    cdef int per_block = BLOCK_SUMS // h
     cdef float raw[NUM_OUTPUTS]
     if per_block > BLOCK_BOARDS:
         per_block = BLOCK_BOARDS

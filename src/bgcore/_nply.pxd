@@ -50,6 +50,6 @@ ctypedef int (*BoardSearch)(const BoardEvaluator* evaluator, const checker_t* bo
 
 # Python boundary of the batch searches: ((n, 5) float32 results, status) of (n, 26) trusted
 # boards, each searched by `search` without the GIL (stops at the first failure); ValueError
-# for boards not of shape (n, 26).
+# for boards not of shape (n, 26) or a negative margin.
 cdef tuple search_boards(const BoardEvaluator* evaluator, boards, int plies, int keep,
                          float margin, BoardSearch search)

@@ -104,6 +104,8 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
 
 cdef tuple search_boards(const BoardEvaluator* evaluator, boards, int plies, int keep,
                          float margin, BoardSearch search):
+    if not margin >= 0:
+        raise ValueError(f"margin must be >= 0, got {margin}")
     cdef const checker_t[:, ::1] view = np.ascontiguousarray(boards, dtype=np.int8)
     if view.shape[1] != NUM_SLOTS:
         raise ValueError(f"boards must have shape (n, {NUM_SLOTS})")

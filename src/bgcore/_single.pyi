@@ -1,8 +1,9 @@
 """Single-position calls from Python: one board's probabilities, one roll's ranked children."""
 
 from collections.abc import Iterable
-import numpy as np
 from typing import Any
+
+import numpy as np
 
 from bgcore._engine import EngineCEvaluator
 
