@@ -27,6 +27,9 @@ shipped crashed network (when the package has one) unless ``--no-crashed-network
 Two race networks, same contact network, on paired dice: ``... strength --opponent
 python/bgengine/data/evaluator_weights.npz --race-network NEW.npz --paired-dice --games 100000``
 (``--opponent-race-network OLD.npz``; default the shipped race network for both).
+``--seeds 1005 1006 1007`` (instead of ``--seed``) plays ``--games`` on each seed and prints
+each seed's result and the pooled one: judge a candidate on seeds other than those it was
+chosen on.
 The race network against the race approximation, same engine otherwise:
 ``... race-duel --games 100000 --seed 5``.
 """
@@ -202,12 +205,31 @@ def test_two_ply_time_per_position(benchmark):
     _lookahead_benchmark(benchmark, 2)
 
 
+def duel_samples(player, opponent, games: int, seed: int, paired: bool = False) -> np.ndarray:
+    """The independent samples of a cubeless money duel: each game's points for ``player``,
+    or with ``paired`` (games in pairs on the same dice) each pair's mean."""
+    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed), paired).astype(np.float64)
+    return points.reshape(-1, 2).mean(axis=1) if paired else points
+
+
+def mean_and_error(samples: np.ndarray) -> tuple[float, float]:
+    """(mean, standard error) of independent samples."""
+    return float(samples.mean()), float(samples.std(ddof=1) / math.sqrt(len(samples)))
+
+
 def points_against(player, opponent, games: int, seed: int, paired: bool = False) -> tuple[float, float]:
     """(points per game, standard error) of ``player`` against ``opponent``, cubeless money;
     ``paired``: games in pairs on the same dice, the error taken over the pairs' means."""
-    points = _selfplay.duel(player, opponent, games, np.random.PCG64(seed), paired).astype(np.float64)
-    samples = points.reshape(-1, 2).mean(axis=1) if paired else points
-    return float(points.mean()), float(samples.std(ddof=1) / math.sqrt(len(samples)))
+    return mean_and_error(duel_samples(player, opponent, games, seed, paired))
+
+
+def points_over_seeds(player, opponent, games: int, seeds: list[int],
+                      paired: bool = False) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    """``games`` games on each seed: every seed's (points per game, standard error), and all of
+    them pooled. A candidate chosen on some seeds is judged on others: reporting each seed and
+    the pool together keeps a lucky first seed from deciding alone."""
+    per_seed = [duel_samples(player, opponent, games, seed, paired) for seed in seeds]
+    return [mean_and_error(samples) for samples in per_seed], mean_and_error(np.concatenate(per_seed))
 
 
 def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool | str = True,
@@ -359,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encodings", type=int, nargs="+", default=[1, 2, 3], help="encodings compared")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", type=int, nargs="+",
+                        help="strength: play --games games on each of these seeds (instead of --seed), each"
+                             " seed's result and the pooled one")
     parser.add_argument("--paired-dice", action="store_true",
                         help="strength: games in pairs on the same dice, sides swapped (the dice's luck"
                              " mostly cancels; --games must be even)")
@@ -434,8 +459,9 @@ def main(argv: list[str] | None = None) -> int:
     opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network,
                               race_network=args.opponent_race_network or race_network, crashed_network=opponent_crashed)
                 if args.opponent else pubeval_player())
+    seeds = args.seeds or [args.seed]
     started = time.process_time()
-    ppg, se = points_against(player, opponent, args.games, args.seed, args.paired_dice)
+    per_seed, (ppg, se) = points_over_seeds(player, opponent, args.games, seeds, args.paired_dice)
     elapsed = time.process_time() - started
     name = args.opponent or "PubEval"
     what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
@@ -445,7 +471,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.race_network or args.opponent_race_network:
         what += f", races by {args.race_network or 'the shipped race network'}"
         name += f" (races by {args.opponent_race_network or 'the shipped race network'})"
-    print(f"{what}: {args.games} games vs {name} (seed {args.seed}{dice}): {ppg:+.4f} ± {se:.4f} points per game"
+    if len(seeds) > 1:
+        for seed, (seed_ppg, seed_se) in zip(seeds, per_seed):
+            print(f"  seed {seed}: {seed_ppg:+.4f} ± {seed_se:.4f}")
+    played = f"seed {seeds[0]}" if len(seeds) == 1 else f"{len(seeds)} seeds {' '.join(map(str, seeds))}, pooled"
+    games = args.games if len(seeds) == 1 else f"{len(seeds)} x {args.games}"
+    print(f"{what}: {games} games vs {name} ({played}{dice}): {ppg:+.4f} ± {se:.4f} points per game"
           f" ({elapsed:.1f} s CPU)")
     return 0
 
