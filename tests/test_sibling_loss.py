@@ -10,7 +10,7 @@ import pytest
 
 from bgengine import Position
 from bgengine.evaluation.evaluator import default_evaluator, rank_moves
-from bgengine.training.classes import PositionClass, classify
+from bgengine.training.classes import PositionClass, Tag, classify
 from bgengine.training.corpus import TRAIN, gather
 from bgengine.training.dataset import Shard, save_shard, shard_path
 from bgengine.training.pipeline import only_rows
@@ -173,8 +173,25 @@ def test_the_sibling_benchmark_scores_the_test_shards_positions_of_the_class_ask
     groups = sibling_groups(shard)
     for position_class in (PositionClass.CONTACT, PositionClass.CRASHED):
         rows = shard.classes == position_class
-        errors, found_groups = sibling_errors.held_out_errors({"shipped": evaluator}, [tmp_path], position_class)
+        errors, found_groups, tags = sibling_errors.held_out_errors({"shipped": evaluator}, [tmp_path], position_class)
         expected = (evaluator.evaluate_batch(shard.boards[rows]) - shard.probabilities[rows]) @ EQUITY_WEIGHTS
         np.testing.assert_array_equal(errors["shipped"], expected)
         np.testing.assert_array_equal(found_groups, groups[rows])
+        np.testing.assert_array_equal(tags, shard.tags[rows])
     assert (shard.classes == PositionClass.CONTACT).any() and (shard.classes == PositionClass.CRASHED).any()
+
+
+def test_groups_by_tag_keep_the_groups_one_of_whose_plays_has_the_tag():
+    """benchmarks/sibling_errors.py --by-tag: a group counts under each tag of any of its rows,
+    untagged when no row has one; rows outside groups stay out."""
+    groups = np.array([0, 0, 1, 1, 1, 2, 2, NO_GROUP])
+    tags = np.array([0, Tag.BACK_GAME, 0, 0, 0, Tag.GAMMONISH | Tag.CLOSED_OUT, 0, Tag.BACK_GAME], dtype=np.uint8)
+    by_tag = sibling_errors.groups_by_tag(groups, tags)
+    np.testing.assert_array_equal(by_tag["back_game"], [0, 0, NO_GROUP, NO_GROUP, NO_GROUP, NO_GROUP, NO_GROUP, NO_GROUP])
+    np.testing.assert_array_equal(by_tag["untagged"], [NO_GROUP, NO_GROUP, 1, 1, 1, NO_GROUP, NO_GROUP, NO_GROUP])
+    np.testing.assert_array_equal(by_tag["gammonish"], by_tag["closed_out"])
+    np.testing.assert_array_equal(by_tag["gammonish"], [NO_GROUP] * 5 + [2, 2, NO_GROUP])
+    assert not (by_tag["long_race"] >= 0).any()
+    errors = np.array([0.1, 0.3, 0.0, 0.0, 0.0, 0.5, 0.1, 9.0])
+    rms, pairs = sibling_errors.sibling_rms(errors, by_tag["gammonish"])
+    assert pairs == 1 and rms == pytest.approx(0.4)
