@@ -16,7 +16,7 @@ import asyncio
 import statistics
 import time
 
-import httpx
+import httpx2 as httpx  # the maintained successor of httpx, the one starlette's test client wants
 
 from bgengine.service.app import create_app
 from bgengine.service.background import background_server
