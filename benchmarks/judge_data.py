@@ -20,7 +20,8 @@ from bgengine import Phase, Position
 DATA = Path(__file__).resolve().parent / "data"
 CHECKER_SET = DATA / "judge_checker.jsonl"
 #: The checker-play sets by name: the first 440 decisions and a larger one (seed 14) for finer comparisons.
-CHECKER_SETS = {"small": CHECKER_SET, "large": DATA / "judge_checker_large.jsonl"}
+CHECKER_SETS = {"small": CHECKER_SET, "large": DATA / "judge_checker_large.jsonl",
+                "xl": DATA / "judge_checker_xl.jsonl"}
 
 CUBE_SET = DATA / "judge_cube.jsonl"
 
