@@ -6,19 +6,16 @@ import json
 import time
 from importlib import resources
 
+import httpx2  # noqa: F401  (the test extra's client under starlette's TestClient: missing it fails, not skips)
 import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
-from click.testing import CliRunner  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
-
-from bgengine.cli.commands import JSON_SCHEMA, cli  # noqa: E402
-from bgengine.cli.rollout_report import run_rollout, make_settings, report_dict  # noqa: E402
-from bgengine.formats.user_input import read_position  # noqa: E402
-from bgengine.service.app import create_app  # noqa: E402
-from bgengine.service.settings import ServiceSettings  # noqa: E402
+from bgengine.cli.commands import JSON_SCHEMA, cli
+from bgengine.cli.rollout_report import run_rollout, make_settings, report_dict
+from bgengine.formats.user_input import read_position
+from bgengine.service.app import create_app
+from bgengine.service.settings import ServiceSettings
 
 OPENING_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 START = "4HPwATDgc/ABMA"
