@@ -19,7 +19,8 @@ from bgengine import Phase, Position
 
 DATA = Path(__file__).resolve().parent / "data"
 CHECKER_SET = DATA / "judge_checker.jsonl"
-#: The checker-play sets by name: the first 440 decisions and a larger one (seed 14) for finer comparisons.
+#: The checker-play sets by name: the first 440 decisions, a larger one (seed 14) for finer comparisons
+#: and 3,000 contact decisions (seed 15) for comparisons with gnubg's own 0-ply.
 CHECKER_SETS = {"small": CHECKER_SET, "large": DATA / "judge_checker_large.jsonl",
                 "xl": DATA / "judge_checker_xl.jsonl"}
 

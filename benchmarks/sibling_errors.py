@@ -71,7 +71,7 @@ def groups_by_tag(groups: np.ndarray, tags: np.ndarray) -> dict[str, np.ndarray]
     np.bitwise_or.at(union, groups[grouped], tags[grouped].astype(np.int64))
     group_tags = np.where(grouped, union[np.maximum(groups, 0)], 0)
     kept = {"untagged": grouped & (group_tags == 0)}
-    kept.update({tag.name.lower(): grouped & (group_tags & tag.value != 0) for tag in Tag if tag.value})
+    kept.update({tag.name.lower(): grouped & ((group_tags & tag.value) != 0) for tag in Tag if tag.value})
     return {name: np.where(mask, groups, NO_GROUP) for name, mask in kept.items()}
 
 
