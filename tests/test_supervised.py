@@ -8,7 +8,7 @@ import pytest
 from bgengine.evaluation.correction_network import forward
 
 from bgengine.training.supervised import (Examples, FitSettings, cross_entropy, fit, gradients, initial_state,
-                                          learning_rate_at, loss_of)
+                                          layer_forward, learning_rate_at, loss_of)
 
 SETTINGS = FitSettings(seed=3, hidden=6, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100)
 
@@ -303,3 +303,53 @@ def test_a_missing_truth_set_is_an_error_not_an_empty_set(tmp_path):
     assert truth_boards(None) == set()
     with pytest.raises(FileNotFoundError, match="--no-truth"):
         truth_boards(tmp_path / "missing.npz")
+
+
+TWO_LAYERS = FitSettings(seed=3, hidden=6, hidden2=4, learning_rate=0.01, batch_size=16, max_epochs=8, patience=100)
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "equity_squared"])
+def test_second_layer_gradients_match_finite_differences_in_every_weight(loss):
+    inputs, targets = synthetic(20)
+    groups = np.repeat(np.arange(10), 2)  # pairs of siblings, so the sibling term is differentiated too
+    parameters = initial_state(7, TWO_LAYERS).parameters
+    assert parameters["hidden2_weights"].shape == (6, 4) and parameters["output2_weights"].shape == (4, 5)
+    for name in ("output_weights", "output2_weights"):
+        parameters[name] = np.random.default_rng(2).normal(size=parameters[name].shape)
+    analytic = gradients(parameters, inputs, targets, None, loss, some_excluded(20), groups, 3.0)
+    assert set(analytic) == set(parameters)
+    for name in parameters:
+        for index in np.ndindex(parameters[name].shape):
+            step = 1e-6
+            parameters[name][index] += step
+            above = loss_of(parameters, inputs, targets, None, loss, some_excluded(20), groups, 3.0)
+            parameters[name][index] -= 2 * step
+            below = loss_of(parameters, inputs, targets, None, loss, some_excluded(20), groups, 3.0)
+            parameters[name][index] += step
+            assert analytic[name][index] == pytest.approx((above - below) / (2 * step), rel=1e-5, abs=1e-9)
+
+
+def test_a_fit_with_a_second_layer_learns_and_resumes_exactly(tmp_path):
+    inputs, targets = synthetic()
+    data = halves(inputs, targets)
+    settings = FitSettings(**{**TWO_LAYERS.__dict__, "learning_rate": 0.03, "max_epochs": 12})
+    straight = fit(*data, settings)
+    assert straight.history[-1][1] < straight.history[0][1] - 0.1
+    checkpoint = tmp_path / "checkpoint.npz"
+    fit(*data, settings, checkpoint=checkpoint, stop_after=5)
+    resumed = fit(*data, settings, checkpoint=checkpoint)
+    assert resumed.history == straight.history
+    for name, value in straight.parameters.items():
+        assert np.array_equal(value, resumed.parameters[name])
+
+
+def test_a_second_layer_added_to_a_one_layer_network_starts_with_its_outputs_and_trains():
+    inputs, targets = synthetic()
+    train, validation = halves(inputs, targets)
+    one_layer = fit(train, validation, SETTINGS).best
+    settings = FitSettings(**{**TWO_LAYERS.__dict__, "learning_rate": 0.002, "max_epochs": 8})
+    state = fit(train, validation, settings, start=one_layer)
+    assert state.start is not None and not state.start["output2_weights"].any()
+    assert np.array_equal(layer_forward(state.start, inputs)[1], forward(one_layer, inputs)[1])
+    assert state.best_loss < loss_of(one_layer, validation.inputs, validation.targets) - 1e-4
+    assert state.parameters["output2_weights"].any() and state.parameters["hidden2_weights"].any()

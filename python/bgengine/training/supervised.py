@@ -47,7 +47,10 @@ class FitSettings:
     at the first epoch towards zero at ``max_epochs`` (see ``learning_rate_at``); "constant"
     keeps it. ``sibling_weight`` > 0 adds that weight times the squared differences of the
     equity errors of sibling plays (``Examples.groups``; see ``sibling_loss``) to the loss,
-    and shuffles whole groups so that siblings share a minibatch.
+    and shuffles whole groups so that siblings share a minibatch. ``hidden2`` > 0 adds a
+    second sigmoid layer of that many units on the first, feeding the outputs beside it
+    (``layer_forward``); it starts with zero output weights, so a run started from a
+    one-layer network starts with its outputs.
     """
 
     seed: int = 1
@@ -64,6 +67,7 @@ class FitSettings:
     epsilon: float = 1e-8
     schedule: str = "constant"  # or "cosine" (SCHEDULES)
     sibling_weight: float = 0.0
+    hidden2: int = 0  # units of a second sigmoid layer over the first (0: none; see layer_forward)
 
 
 @dataclass(frozen=True)
@@ -192,9 +196,13 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
     parameters = {
         "hidden_weights": rng.uniform(-1, 1, (inputs, settings.hidden)) / np.sqrt(inputs),
         "hidden_bias": np.zeros(settings.hidden),
-        "output_weights": np.zeros((settings.hidden, NUM_OUTPUTS)),
-        "output_bias": np.zeros(NUM_OUTPUTS),
     }
+    parameters["output_weights"] = np.zeros((settings.hidden, NUM_OUTPUTS))
+    parameters["output_bias"] = np.zeros(NUM_OUTPUTS)
+    if settings.hidden2:
+        parameters["hidden2_weights"] = rng.uniform(-1, 1, (settings.hidden, settings.hidden2)) / np.sqrt(settings.hidden)
+        parameters["hidden2_bias"] = np.zeros(settings.hidden2)
+        parameters["output2_weights"] = np.zeros((settings.hidden2, NUM_OUTPUTS))
     zeros = {name: np.zeros_like(value) for name, value in parameters.items()}
     return FitState(parameters, zeros, {name: z.copy() for name, z in zeros.items()},
                     {name: value.copy() for name, value in parameters.items()}, rng_state=dict(rng.bit_generator.state))
@@ -206,17 +214,37 @@ def gradients(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
               sibling_weight: float = 0.0) -> Parameters:
     """Gradient of the loss named ``loss`` (``LOSSES``), plus ``sibling_weight`` times the
     ``sibling_loss`` of ``groups`` when both are given, with respect to each parameter."""
-    hidden, logits = forward(parameters, inputs, offsets)
+    layers, logits = layer_forward(parameters, inputs, offsets)
     output_error = logit_gradient(logits, targets, loss, possible) / len(inputs)
     if sibling_weight and groups is not None:
         output_error += sibling_weight * sibling_loss(logits, targets, possible, groups)[1]
-    hidden_error = (output_error @ parameters["output_weights"].T) * hidden * (1.0 - hidden)
-    return {
-        "hidden_weights": inputs.T @ hidden_error,
-        "hidden_bias": hidden_error.sum(axis=0),
-        "output_weights": hidden.T @ output_error,
-        "output_bias": output_error.sum(axis=0),
-    }
+    hidden = layers[0]
+    grads = {"output_weights": hidden.T @ output_error, "output_bias": output_error.sum(axis=0)}
+    back = output_error @ parameters["output_weights"].T
+    if len(layers) == 2:
+        second = layers[1]
+        second_error = (output_error @ parameters["output2_weights"].T) * second * (1.0 - second)
+        grads["output2_weights"] = second.T @ output_error
+        grads["hidden2_weights"] = hidden.T @ second_error
+        grads["hidden2_bias"] = second_error.sum(axis=0)
+        back = back + second_error @ parameters["hidden2_weights"].T
+    hidden_error = back * hidden * (1.0 - hidden)
+    grads["hidden_weights"] = inputs.T @ hidden_error
+    grads["hidden_bias"] = hidden_error.sum(axis=0)
+    return grads
+
+
+def layer_forward(parameters: Parameters, inputs: np.ndarray,
+                  offsets: np.ndarray | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """(the hidden layers' activations, output logits). One hidden layer is the engine's
+    network (``correction_network.forward``). With ``hidden2_*`` a second sigmoid layer over
+    the first adds its own term to the logits (``output2_weights``): the first layer's units
+    still reach the outputs directly, so zero ``output2_weights`` give the one-layer network."""
+    hidden, logits = forward(parameters, inputs, offsets)
+    if "hidden2_weights" not in parameters:
+        return [hidden], logits
+    second = sigmoid(hidden @ parameters["hidden2_weights"] + parameters["hidden2_bias"])
+    return [hidden, second], logits + second @ parameters["output2_weights"]
 
 
 SCHEDULES = ("constant", "cosine")
@@ -238,7 +266,7 @@ def adam_step(state: FitState, grads: Parameters, settings: FitSettings) -> None
     state.step += 1
     correction1 = 1.0 - settings.beta1 ** state.step
     correction2 = 1.0 - settings.beta2 ** state.step
-    for name in PARAMETER_NAMES:
+    for name in state.parameters:
         m = state.first_moment[name] = settings.beta1 * state.first_moment[name] + (1 - settings.beta1) * grads[name]
         v = state.second_moment[name] = (settings.beta2 * state.second_moment[name]
                                          + (1 - settings.beta2) * grads[name] ** 2)
@@ -253,7 +281,7 @@ def loss_of(parameters: Parameters, inputs: np.ndarray, targets: np.ndarray,
             sibling_weight: float = 0.0) -> float:
     """The loss named ``loss`` (``LOSSES``) of the network on a whole set, plus
     ``sibling_weight`` times the ``sibling_loss`` of ``groups`` when both are given."""
-    logits = forward(parameters, inputs, offsets)[1]
+    logits = layer_forward(parameters, inputs, offsets)[1]
     value = LOSSES[loss](logits, targets, possible)
     if sibling_weight and groups is not None:
         value += sibling_weight * sibling_loss(logits, targets, possible, groups)[0]
@@ -391,9 +419,11 @@ def load_checkpoint(path: Path) -> tuple[FitState, FitSettings]:
         scalars = json.loads(str(data["state"]))
         if scalars.get("format") != CHECKPOINT_FORMAT:
             raise ValueError(f"{path}: not a {CHECKPOINT_FORMAT} file")
-        groups = {prefix: {name: data[f"{prefix}.{name}"] for name in PARAMETER_NAMES}
-                  for prefix in ("parameters", "first_moment", "second_moment", "best", "start")
-                  if f"{prefix}.hidden_bias" in data}
+        groups: dict[str, Parameters] = {}
+        for key in data.files:
+            prefix, _, name = key.partition(".")
+            if name:
+                groups.setdefault(prefix, {})[name] = data[key]
     state = FitState(groups["parameters"], groups["first_moment"], groups["second_moment"], groups["best"],
                      step=scalars["step"], epoch=scalars["epoch"], best_epoch=scalars["best_epoch"],
                      best_loss=scalars["best_loss"], rng_state=scalars["rng_state"],
