@@ -1,4 +1,4 @@
-"""Supervised training of a one-hidden-layer network on rollout labels, in numpy.
+"""Supervised training of a one-hidden-layer network (a second layer optional) on rollout labels, in numpy.
 
 The network (``bgengine.evaluation.race_network.forward``): sigmoid hidden units, 5 sigmoid
 outputs, the cumulative 5-vector (win, win gammon, win backgammon, lose gammon, lose
