@@ -196,9 +196,9 @@ def initial_state(inputs: int, settings: FitSettings) -> FitState:
     parameters = {
         "hidden_weights": rng.uniform(-1, 1, (inputs, settings.hidden)) / np.sqrt(inputs),
         "hidden_bias": np.zeros(settings.hidden),
+        "output_weights": np.zeros((settings.hidden, NUM_OUTPUTS)),
+        "output_bias": np.zeros(NUM_OUTPUTS),
     }
-    parameters["output_weights"] = np.zeros((settings.hidden, NUM_OUTPUTS))
-    parameters["output_bias"] = np.zeros(NUM_OUTPUTS)
     if settings.hidden2:
         parameters["hidden2_weights"] = rng.uniform(-1, 1, (settings.hidden, settings.hidden2)) / np.sqrt(settings.hidden)
         parameters["hidden2_bias"] = np.zeros(settings.hidden2)
