@@ -16,6 +16,9 @@ with (equity squared plus the sibling term), and compares them with the shipped 
         --init python/bgengine/data/evaluator_weights.npz --learning-rate 1e-4 --epochs 10 \\
         --seed 20261581 --runs D/probe --out benchmarks/results/depth_probe.json
 
+``--blend 0.5`` also scores each fit averaged with the shipped network (half each) on contact
+positions: if the two networks' errors are independent, the average plays better than either.
+
 A shape is the layers' widths ("128x32": 128 units, then a second layer of 32 over them). The
 runs resume from their checkpoints in ``--runs``.
 """
@@ -63,6 +66,11 @@ def shape_name(shape: tuple[int, int]) -> str:
     return "x".join(str(width) for width in shape if width)
 
 
+def blend_name(name: str, shipped_share: float) -> str:
+    """The results' name of fit ``name`` blended with the shipped network at ``shipped_share``."""
+    return f"{name}+shipped@{shipped_share:g}"
+
+
 def network_probabilities(parameters: Parameters, boards: np.ndarray) -> np.ndarray:
     """(n, 5) probabilities of a fitted network on contact boards, as the engine answers them:
     clamped consistent, the outcomes the rules exclude cleared."""
@@ -71,10 +79,18 @@ def network_probabilities(parameters: Parameters, boards: np.ndarray) -> np.ndar
 
 
 class ContactSlot:
-    """The shipped engine at 0-ply with its contact-class positions valued by a numpy network."""
+    """The shipped engine at 0-ply with its contact-class positions valued by a numpy network.
 
-    def __init__(self, parameters: Parameters) -> None:
+    ``shipped_share`` > 0 values them by a blend instead: that share of the shipped network's
+    probabilities plus the rest of the fitted one's (an average of consistent vectors is
+    consistent), to ask whether two networks' errors are independent enough to average out.
+    """
+
+    def __init__(self, parameters: Parameters, shipped_share: float = 0.0) -> None:
+        if not 0.0 <= shipped_share < 1.0:
+            raise ValueError(f"the shipped network's share is in [0, 1), not {shipped_share}")
         self.parameters = parameters
+        self.shipped_share = shipped_share
         self.engine = default_evaluator()
 
     def evaluate(self, position: Any) -> np.ndarray:
@@ -85,7 +101,8 @@ class ContactSlot:
         values = self.engine.evaluate_batch(boards).astype(np.float64)
         contact = _engine.position_classes(boards) == _engine.CONTACT
         if contact.any():
-            values[contact] = network_probabilities(self.parameters, boards[contact])
+            fitted = network_probabilities(self.parameters, boards[contact])
+            values[contact] = self.shipped_share * values[contact] + (1.0 - self.shipped_share) * fitted
         return values
 
 
@@ -115,6 +132,8 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", default=["large", "xl"], choices=tuple(CHECKER_SETS),
                         help="judge sets to play (none: skip the judge)")
     parser.add_argument("--runs", type=Path, required=True, help="folder of the fits' checkpoints")
+    parser.add_argument("--blend", type=float, nargs="*", default=[],
+                        help="also judge each fit blended with the shipped network, at these shares of the shipped one")
     parser.add_argument("--out", type=Path, help="write the results as JSON")
     args = parser.parse_args()
 
@@ -126,11 +145,11 @@ def main() -> None:
     possible = possible_outcomes(test.boards)
     targets = test.targets * possible
     assert test.groups is not None
+    shipped_test = default_evaluator().evaluate_batch(test.boards) * possible
     results: dict[str, Any] = {"command": " ".join(["python", *sys.argv]), "commit": git_commit(),
                                "data": [str(d) for d in args.data],
                                "positions": {role: len(splits[role]) for role in (TRAIN, VALIDATION, TEST)},
-                               "held_out": {"shipped": held_out_measures(
-                                   default_evaluator().evaluate_batch(test.boards) * possible, targets, test.groups)},
+                               "held_out": {"shipped": held_out_measures(shipped_test, targets, test.groups)},
                                "fits": {}, "judge": {}}
     print(f"shipped: {results['held_out']['shipped']}", flush=True)
     args.runs.mkdir(parents=True, exist_ok=True)
@@ -149,15 +168,22 @@ def main() -> None:
         results["fits"][name] = {"settings": settings.__dict__, "best_epoch": state.best_epoch,
                                  "best_validation_loss": state.best_loss, "history": state.history,
                                  "cpu_seconds_this_call": round(time.process_time() - started, 1)}
-        results["held_out"][name] = held_out_measures(network_probabilities(state.best, test.boards), targets,
-                                                      test.groups)
+        fitted_test = network_probabilities(state.best, test.boards)
+        results["held_out"][name] = held_out_measures(fitted_test, targets, test.groups)
         print(f"{name}: {results['held_out'][name]}", flush=True)
+        for share in args.blend:
+            blended = share * shipped_test + (1.0 - share) * fitted_test
+            results["held_out"][blend_name(name, share)] = held_out_measures(blended, targets, test.groups)
+            print(f"{blend_name(name, share)}: {results['held_out'][blend_name(name, share)]}", flush=True)
     for set_name in args.sets:
         decisions = read_judge_set(CHECKER_SETS[set_name])[1]
         shipped = judged(None, decisions)
         table: dict[str, Any] = {"shipped": {"n": len(shipped), "mean_mEMG": mean([s["given_up"] for s in shipped])}}
-        for name, parameters in fitted.items():
-            paired = paired_differences(shipped, judged(ContactSlot(parameters), decisions), "checker")
+        slots = [(name, ContactSlot(parameters)) for name, parameters in fitted.items()]
+        slots += [(blend_name(name, share), ContactSlot(parameters, share))
+                  for name, parameters in fitted.items() for share in args.blend]
+        for name, slot in slots:
+            paired = paired_differences(shipped, judged(slot, decisions), "checker")
             table[name] = {key: paired[key] for key in paired if key == "all" or key.startswith("engine:")}
             row = paired["all"]
             print(f"judge {set_name}: {name} {row['second_mean']:.3f} against shipped {row['first_mean']:.3f}: "

@@ -47,6 +47,22 @@ def test_the_contact_slot_uses_its_own_network_on_contact_positions_only():
     assert np.array_equal(ours[~contact], engine[~contact])
 
 
+def test_the_contact_slot_blends_its_network_with_the_shipped_one_on_contact_positions():
+    boards = game_boards(200)
+    contact = _engine.position_classes(boards) == _engine.CONTACT
+    parameters = network_parameters(default_evaluator().network)
+    parameters["output_bias"] = parameters["output_bias"] + 1.0
+    engine = default_evaluator().evaluate_batch(boards)
+    alone = depth_probe.ContactSlot(parameters).evaluate_batch(boards)
+    blended = depth_probe.ContactSlot(parameters, shipped_share=0.25).evaluate_batch(boards)
+    assert np.allclose(blended[contact], 0.25 * engine[contact] + 0.75 * alone[contact])
+    assert np.array_equal(blended[~contact], engine[~contact])
+    assert depth_probe.blend_name("128", 0.25) == "128+shipped@0.25"
+    for share in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="share"):
+            depth_probe.ContactSlot(parameters, shipped_share=share)
+
+
 def test_shapes_parse_one_or_two_widths_and_refuse_others():
     assert depth_probe.parsed_shape("128") == (128, 0)
     assert depth_probe.parsed_shape("128x32") == (128, 32)
