@@ -11,7 +11,8 @@ the engine gives the network, "contact" when absent, and a JSON ``record``), whi
 
 Each encoding starts with the previous one's inputs (encoding 2 with encoding 1's 211,
 encoding 3 with encoding 2's 227), so ``widened`` turns a network into one of a later
-encoding with the same outputs: zero rows for the new inputs.
+encoding with the same outputs: zero rows for the new inputs. ``side_by_side`` turns two
+networks into one whose output logits are their weighted average.
 """
 
 from __future__ import annotations
@@ -63,6 +64,30 @@ def widened(network: _nn.NeuralNet, encoding: int) -> _nn.NeuralNet:
     rows = np.zeros((_nn.num_inputs(encoding), network.num_hidden), dtype=np.float32)
     rows[: network.num_inputs] = arrays["hidden_weights"]
     return _nn.NeuralNet(rows, arrays["hidden_bias"], arrays["output_weights"], arrays["output_bias"], encoding)
+
+
+def side_by_side(first: dict[str, np.ndarray], second: dict[str, np.ndarray],
+                 first_share: float = 0.5) -> dict[str, np.ndarray]:
+    """One network whose output logits are ``first_share`` of ``first``'s plus the rest of
+    ``second``'s: both hidden layers side by side, each one's output weights scaled by its share.
+
+    An average of two networks fitted apart (their errors partly independent) as one wider
+    network that the C kernel runs as it is. Trainer-oriented one-layer parameters
+    (``network_parameters``) of the same inputs.
+    """
+    if not 0.0 < first_share < 1.0:
+        raise ValueError(f"the first network's share is in (0, 1), not {first_share}")
+    if first["hidden_weights"].shape[0] != second["hidden_weights"].shape[0]:
+        raise NetworkEncodingError(f"the networks take {first['hidden_weights'].shape[0]} and "
+                                   f"{second['hidden_weights'].shape[0]} inputs: widen one first")
+    if any("hidden2_weights" in parameters for parameters in (first, second)):
+        raise ValueError("side_by_side takes one-hidden-layer networks")
+    shares = (first_share, 1.0 - first_share)
+    return {"hidden_weights": np.concatenate([first["hidden_weights"], second["hidden_weights"]], axis=1),
+            "hidden_bias": np.concatenate([first["hidden_bias"], second["hidden_bias"]]),
+            "output_weights": np.concatenate([shares[0] * first["output_weights"],
+                                              shares[1] * second["output_weights"]], axis=0),
+            "output_bias": shares[0] * first["output_bias"] + shares[1] * second["output_bias"]}
 
 
 def checked_network_class(position_class: Any) -> str:
