@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -54,3 +57,22 @@ def test_side_by_side_refuses_bad_shares_other_inputs_and_two_layers():
     deep = {**second, "hidden2_weights": np.zeros((24, 4))}
     with pytest.raises(ValueError, match="one-hidden-layer"):
         side_by_side(first, deep)
+
+
+def test_relabelled_shards_keep_everything_but_the_labels_which_are_the_networks(tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from relabel_shards import relabelled
+
+    from bgengine.training.dataset import Shard, load_shard, save_shard
+
+    shard = Shard(BOARDS[:50], np.zeros(50, dtype=np.int8), np.arange(50, dtype=np.uint8) % 3, {"seed": 7},
+                  probabilities=np.full((50, 5), 0.5), standard_errors=np.zeros((50, 5)),
+                  equity_standard_errors=np.zeros(50), seeds=np.arange(50, dtype=np.uint64),
+                  trials=np.ones(50, dtype=np.int32), seconds=np.zeros(50, dtype=np.float32))
+    network = network_from_parameters(side_by_side(*two_networks()))
+    save_shard(tmp_path / "shard-00000.npz", relabelled(shard, network, tmp_path / "w.npz"))
+    again = load_shard(tmp_path / "shard-00000.npz")
+    assert np.array_equal(again.boards, shard.boards) and np.array_equal(again.tags, shard.tags)
+    assert np.array_equal(again.seeds, shard.seeds)
+    assert np.allclose(again.probabilities, network.evaluate(BOARDS[:50]))
+    assert again.meta["seed"] == 7 and "relabelled_by" in again.meta
