@@ -17,6 +17,7 @@ import numpy as np
 
 from bgengine.evaluation.network_weights import (load_network, network_parameters, save_network_weights,
                                                  side_by_side, widened)
+from bgengine.training.supervised import load_checkpoint
 
 ENCODING = 3
 
@@ -24,9 +25,9 @@ ENCODING = 3
 def one_layer_parameters(path: Path) -> dict[str, np.ndarray]:
     """Trainer-oriented parameters of a weights file, or of a fit checkpoint's best weights."""
     with np.load(path) as data:
-        if "best.hidden_weights" in data.files:
-            return {key: data[f"best.{key}"].astype(np.float64)
-                    for key in ("hidden_weights", "hidden_bias", "output_weights", "output_bias")}
+        is_checkpoint = "state" in data.files
+    if is_checkpoint:
+        return {key: np.asarray(value, dtype=np.float64) for key, value in load_checkpoint(path)[0].best.items()}
     return network_parameters(widened(load_network(path), ENCODING))
 
 
