@@ -97,15 +97,17 @@ def random_boards(count: int, seed: int) -> np.ndarray:
     return np.array([np.asarray(p) for p in random_play_positions(count, seed)], dtype=np.int8)
 
 
-def test_forward_pass_equals_numpy_reference():
-    net = _nn.NeuralNet.random(40, seed=5, scale=0.5)
+@pytest.mark.parametrize("hidden", [40, 100, 200])
+def test_forward_pass_equals_numpy_reference(hidden):
+    # widths that take each of the kernel's slices of hidden units (8, 4 and 1 vectors, then units)
+    net = _nn.NeuralNet.random(hidden, seed=5, scale=0.5)
     boards = random_boards(200, seed=1)
     raw = net.raw_outputs(boards)
     expected = np.array([numpy_forward(net, _nn.encode(b)) for b in boards])
     np.testing.assert_allclose(raw, expected, atol=2e-5)
 
 
-@pytest.mark.parametrize("hidden", [5, 100, 136, 512])
+@pytest.mark.parametrize("hidden", [5, 100, 136, 200, 512])
 @pytest.mark.parametrize("encoding", [1, 3])
 def test_batches_evaluated_in_blocks_give_the_floats_of_one_board_at_a_time(hidden, encoding):
     # A batch is encoded and summed a block of boards at a time (_nn.BoardBlock); widths that

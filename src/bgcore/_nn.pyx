@@ -734,48 +734,36 @@ cdef extern from *:
        count active[b]): hidden[b * hidden_stride + j] = first[j] + sum_i values[i] *
        weights[indices[i]][j] (with one board, first may be hidden), the terms added one after
        the other: with vectors of LANES floats, 8 * LANES hidden units at a time in registers,
-       then LANES at a time, then one by one. Each slice of units is done for every board
-       before the next slice, so the rows the boards share are read from L1 rather than L2
-       (the weight matrix is larger than L1). One definition for each vector width: the same
-       float operations for every unit in each, whatever the number of boards. */
+       then 4 * LANES (so that a width like 192 keeps four independent sums going, not one
+       that waits on each addition), then LANES, then one by one. Each slice of units is done
+       for every board before the next slice, so the rows the boards share are read from L1
+       rather than L2 (the weight matrix is larger than L1). One definition for each vector
+       width: the same float operations for every unit in each, whatever the number of boards.
+       BG_ADD_SLICES(VECTOR, K): the slices of K vectors from `start` while K more fit. */
+    #define BG_ADD_SLICES(VECTOR, K)                                                            \
+        for (; start + (K) * n <= h; start += (K) * n)                                          \
+        for (int b = 0; b < boards; ++b) {                                                      \
+            const int* rows = indices + b * input_stride;                                       \
+            const float* scale = values + b * input_stride;                                     \
+            VECTOR a[K];                                                                        \
+            for (int k = 0; k < (K); ++k) a[k] = bg_load(VECTOR, first + start + k * n);        \
+            for (int i = 0; i < active[b]; ++i) {                                               \
+                const float* row = weights + (long)rows[i] * h + start;                         \
+                const float v = scale[i];       /* a scalar times a vector: broadcast */        \
+                for (int k = 0; k < (K); ++k) a[k] += v * bg_load(VECTOR, row + k * n);         \
+            }                                                                                   \
+            float* out = hidden + b * hidden_stride + start;                                    \
+            for (int k = 0; k < (K); ++k) bg_store(VECTOR, out + k * n, a[k]);                  \
+        }
     #define BG_DEFINE_ADD_ROWS(NAME, ATTRIBUTES, VECTOR, LANES)                                 \
     ATTRIBUTES static void NAME(float* hidden, long hidden_stride, const float* first,          \
                                 const float* weights, const int* indices, const float* values,  \
                                 long input_stride, const int* active, int boards, int h) {      \
         const int n = (LANES);                                                                  \
         int start = 0;                                                                          \
-        for (; start + 8 * n <= h; start += 8 * n)                                              \
-        for (int b = 0; b < boards; ++b) {                                                      \
-            const int* rows = indices + b * input_stride;                                       \
-            const float* scale = values + b * input_stride;                                     \
-            const float* f = first + start;                                                     \
-            VECTOR a0 = bg_load(VECTOR, f), a1 = bg_load(VECTOR, f + n);                        \
-            VECTOR a2 = bg_load(VECTOR, f + 2 * n), a3 = bg_load(VECTOR, f + 3 * n);            \
-            VECTOR a4 = bg_load(VECTOR, f + 4 * n), a5 = bg_load(VECTOR, f + 5 * n);            \
-            VECTOR a6 = bg_load(VECTOR, f + 6 * n), a7 = bg_load(VECTOR, f + 7 * n);            \
-            for (int i = 0; i < active[b]; ++i) {                                               \
-                const float* row = weights + (long)rows[i] * h + start;                         \
-                const float v = scale[i];       /* a scalar times a vector: broadcast */     \
-                a0 += v * bg_load(VECTOR, row);         a1 += v * bg_load(VECTOR, row + n);     \
-                a2 += v * bg_load(VECTOR, row + 2 * n); a3 += v * bg_load(VECTOR, row + 3 * n); \
-                a4 += v * bg_load(VECTOR, row + 4 * n); a5 += v * bg_load(VECTOR, row + 5 * n); \
-                a6 += v * bg_load(VECTOR, row + 6 * n); a7 += v * bg_load(VECTOR, row + 7 * n); \
-            }                                                                                   \
-            float* out = hidden + b * hidden_stride + start;                                    \
-            bg_store(VECTOR, out, a0);         bg_store(VECTOR, out + n, a1);                   \
-            bg_store(VECTOR, out + 2 * n, a2); bg_store(VECTOR, out + 3 * n, a3);               \
-            bg_store(VECTOR, out + 4 * n, a4); bg_store(VECTOR, out + 5 * n, a5);               \
-            bg_store(VECTOR, out + 6 * n, a6); bg_store(VECTOR, out + 7 * n, a7);               \
-        }                                                                                       \
-        for (; start + n <= h; start += n)                                                      \
-        for (int b = 0; b < boards; ++b) {                                                      \
-            const int* rows = indices + b * input_stride;                                       \
-            const float* scale = values + b * input_stride;                                     \
-            VECTOR a = bg_load(VECTOR, first + start);                                          \
-            for (int i = 0; i < active[b]; ++i)                                                 \
-                a += scale[i] * bg_load(VECTOR, weights + (long)rows[i] * h + start);           \
-            bg_store(VECTOR, hidden + b * hidden_stride + start, a);                            \
-        }                                                                                       \
+        BG_ADD_SLICES(VECTOR, 8)                                                                \
+        BG_ADD_SLICES(VECTOR, 4)                                                                \
+        BG_ADD_SLICES(VECTOR, 1)                                                                \
         for (; start < h; ++start)                                                              \
         for (int b = 0; b < boards; ++b) {                                                      \
             const int* rows = indices + b * input_stride;                                       \
