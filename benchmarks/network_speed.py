@@ -2,6 +2,10 @@
 
     python benchmarks/network_speed.py python/bgengine/data/evaluator_weights.npz D/cand/avg256.npz
 
+``--boards turns`` (the default): the positions of self-play turns, each a different position;
+``--boards children``: every legal play of each turn, siblings together, as a 0-ply move choice
+evaluates them (``bench_evaluator.self_play_contact_children``: they share most of their rows).
+
 Rounds alternate between the networks (the machine is shared and noisy); each network's median
 rate in evaluations per CPU second, and each one's median ratio to the first, are printed.
 """
@@ -35,8 +39,13 @@ def main() -> None:
     parser.add_argument("weights", type=Path, nargs="+")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--boards", choices=("turns", "children"), default="turns")
     args = parser.parse_args()
-    boards = contact_boards(args.seed, 6000, 20000)
+    if args.boards == "children":
+        from bench_evaluator import self_play_contact_children
+        boards = self_play_contact_children(20000, args.seed)
+    else:
+        boards = contact_boards(args.seed, 6000, 20000)
     networks = [load_network(path) for path in args.weights]
     rates = np.zeros((args.rounds, len(networks)))
     for round_ in range(args.rounds):
@@ -46,7 +55,7 @@ def main() -> None:
             rates[round_, column] = len(boards) / (time.process_time() - started)
     for column, path in enumerate(args.weights):
         print(f"{path} ({networks[column].num_hidden} hidden units): median {np.median(rates[:, column]) / 1e6:.2f} M "
-              f"evaluations per CPU second over {len(boards)} contact boards, "
+              f"evaluations per CPU second over {len(boards)} contact boards ({args.boards}), "
               f"ratio to the first {np.median(rates[:, column] / rates[:, 0]):.3f}")
 
 
