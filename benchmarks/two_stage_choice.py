@@ -16,7 +16,6 @@ The first engine is the shipped one; ``--keep`` 0 stands for every play (the sec
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_networks import chosen_evaluator  # noqa: E402
+from judge_compare import mean, standard_error  # noqa: E402
 from judge_data import CHECKER_SETS, read_judge_set  # noqa: E402
 
 from bgengine import Position, rank_moves  # noqa: E402
@@ -52,9 +52,7 @@ def given_up_by_keep(decision: dict[str, Any], second: Any, keeps: list[int], fi
 def paired_summary(base: list[float], other: list[float]) -> tuple[float, float, float]:
     """(mean of ``other``, mean difference from ``base``, its standard error)."""
     differences = [b - a for a, b in zip(base, other)]
-    mean = sum(differences) / len(differences)
-    spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / max(1, len(differences) - 1))
-    return sum(other) / len(other), mean, spread / math.sqrt(len(differences))
+    return mean(other), mean(differences), standard_error(differences)
 
 
 def main() -> None:
@@ -72,11 +70,11 @@ def main() -> None:
         _, decisions = read_judge_set(CHECKER_SETS[name])
         scores = [given_up_by_keep(decision, second, keeps) for decision in decisions]
         base = [score[1] for score in scores]
-        print(f"{name}: {len(decisions)} decisions; the shipped engine alone {sum(base) / len(base):.3f} mEMG")
+        print(f"{name}: {len(decisions)} decisions; the shipped engine alone {mean(base):.3f} mEMG")
         for keep in keeps[1:]:
-            mean, difference, error = paired_summary(base, [score[keep] for score in scores])
+            average, difference, error = paired_summary(base, [score[keep] for score in scores])
             what = "every play" if keep == EVERY_PLAY else f"its best {keep}"
-            print(f"  {args.second_weights.name} re-ranking {what}: {mean:.3f} ({difference:+.3f} ± {error:.3f})")
+            print(f"  {args.second_weights.name} re-ranking {what}: {average:.3f} ({difference:+.3f} ± {error:.3f})")
 
 
 if __name__ == "__main__":
