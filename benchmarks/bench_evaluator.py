@@ -233,10 +233,12 @@ def points_over_seeds(player, opponent, games: int, seeds: list[int],
 
 
 def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool | str = True,
-                  crashed_network: _nn.NeuralNet | None = None) -> _selfplay.EnginePlayer:
+                  crashed_network: _nn.NeuralNet | None = None, choice_network: _nn.NeuralNet | None = None,
+                  shortlist: int = 3) -> _selfplay.EnginePlayer:
     """The engine as users get it: network, race tables and the shipped race network (or the
     race approximation when ``race_network`` is False, or the race network of that weights
     file when it is a path), ``crashed_network`` for crashed positions (None: the network),
+    ``choice_network`` re-valuing the ``shortlist`` best plays of each roll (None: none),
     ``plies`` lookahead."""
     if isinstance(race_network, str):
         race = RaceNetwork.from_file(race_network).c_network
@@ -244,7 +246,12 @@ def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool | s
         race = shipped_race_network().c_network if race_network else None
     if crashed_network is None:  # (as builds without a crashed slot are called)
         return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race), plies)
-    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network), plies)
+    if choice_network is None:  # (as builds without a second stage are called)
+        return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network),
+                                      plies)
+    second = _engine.EngineCEvaluator(choice_network, bearoff.race_tables(), race, crashed_network)
+    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network,
+                                                           second, shortlist), plies)
 
 
 DISPATCH_POSITIONS = 40
@@ -398,6 +405,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent-race-network", help="strength: the --opponent engine's race network (.npz;"
                         " default: the shipped one)")
     parser.add_argument("--crashed-weights", help="the measured engine's crashed-position network (.npz)")
+    parser.add_argument("--choice-weights", help="strength: the measured engine's move choice re-values its best"
+                        " --shortlist plays with this (wider) contact network (.npz)")
+    parser.add_argument("--opponent-choice-weights", help="strength: the same for the --opponent engine")
+    parser.add_argument("--shortlist", type=int, default=3, help="plays a --*choice-weights network re-values")
     parser.add_argument("--opponent-crashed-weights", help="the --opponent engine's crashed-position network (.npz)")
     parser.add_argument("--no-crashed-network", action="store_true",
                         help="crashed positions by the contact network unless a --*crashed-weights is given"
@@ -454,10 +465,16 @@ def main(argv: list[str] | None = None) -> int:
     race_network = not args.race_approximation
     if (args.race_network or args.opponent_race_network) and not race_network:
         parser.error("--race-network and --opponent-race-network need the race network, not --race-approximation")
+    if (args.choice_weights or args.opponent_choice_weights) and (args.network_only or crashed is None):
+        parser.error("--choice-weights and --opponent-choice-weights need the engine with a crashed network")
+    choice = NetworkEvaluator.from_file(args.choice_weights).network if args.choice_weights else None
+    opponent_choice = (NetworkEvaluator.from_file(args.opponent_choice_weights).network
+                       if args.opponent_choice_weights else None)
     player = network if args.network_only else engine_player(network, args.plies, args.race_network or race_network,
-                                                             crashed)
+                                                             crashed, choice, args.shortlist)
     opponent = (engine_player(NetworkEvaluator.from_file(args.opponent).network,
-                              race_network=args.opponent_race_network or race_network, crashed_network=opponent_crashed)
+                              race_network=args.opponent_race_network or race_network, crashed_network=opponent_crashed,
+                              choice_network=opponent_choice, shortlist=args.shortlist)
                 if args.opponent else pubeval_player())
     seeds = args.seeds or [args.seed]
     started = time.process_time()
@@ -467,6 +484,10 @@ def main(argv: list[str] | None = None) -> int:
     what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
     if not args.network_only:
         what += f" (crashed positions by {args.crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')})"
+    if args.choice_weights:
+        what += f", its best {args.shortlist} plays re-valued by {args.choice_weights}"
+    if args.opponent_choice_weights:
+        name += f" (its best {args.shortlist} plays re-valued by {args.opponent_choice_weights})"
     dice = ", paired dice" if args.paired_dice else ""
     if args.race_network or args.opponent_race_network:
         what += f", races by {args.race_network or 'the shipped race network'}"

@@ -74,17 +74,24 @@ def test_the_race_network_switch_values_races_only(tmp_path):
     assert np.allclose([m.probabilities.as_tuple() for m in ranked], flipped(children), atol=1e-6)
 
 
-def test_a_contact_network_without_correction_gives_the_base_networks_values(tmp_path):
+def uncorrecting_contact_network(directory, base):
+    """A contact network (saved in ``directory``) whose correction of ``base`` is zero."""
     from bgengine.evaluation.contact_features import NUM_FEATURES as CONTACT_FEATURES
     from bgengine.evaluation.contact_network import ContactNetwork, save_contact_network
-    from bgengine.evaluation.evaluator import _nn
 
-    base = default_evaluator().network
     inputs = CONTACT_FEATURES + base.num_hidden
     parameters = {"hidden_weights": np.ones((inputs, 2)), "hidden_bias": np.zeros(2),
                   "output_weights": np.zeros((2, 5)), "output_bias": np.zeros(5)}
-    save_contact_network(tmp_path / "c.npz", parameters, {}, base)
-    switched = NetworkEvaluator(base, contact_network=ContactNetwork.from_file(tmp_path / "c.npz", base))
+    save_contact_network(directory / "c.npz", parameters, {}, base)
+    return ContactNetwork.from_file(directory / "c.npz", base)
+
+
+def test_a_contact_network_without_correction_gives_the_base_networks_values(tmp_path):
+    from bgengine.evaluation.contact_network import ContactNetwork
+    from bgengine.evaluation.evaluator import _nn
+
+    base = default_evaluator().network
+    switched = NetworkEvaluator(base, contact_network=uncorrecting_contact_network(tmp_path, base))
     for position in (Position.initial(), Position.from_gnubg_id("fnwICQgAoBQ3Pw")):
         assert np.allclose(evaluate(position, evaluator=switched).probabilities.as_tuple(),
                            evaluate(position).probabilities.as_tuple(), atol=1e-5)

@@ -37,3 +37,5 @@ cdef class EngineCEvaluator(CEvaluator):
     cdef readonly object tables
     cdef readonly RaceNet race_network
     cdef readonly object crashed_network
+    cdef readonly EngineCEvaluator second_stage     # re-values the move choice's short list, or None
+    cdef readonly int shortlist

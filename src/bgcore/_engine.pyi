@@ -24,12 +24,18 @@ class EngineCEvaluator(CEvaluator):
     def race_network(self) -> RaceNet | None: ...
     @property
     def crashed_network(self) -> NeuralNet | None: ...
+    @property
+    def second_stage(self) -> EngineCEvaluator | None: ...
+    @property
+    def shortlist(self) -> int: ...
     def __init__(
         self,
         network: NeuralNet,
         tables: RaceTables | None = None,
         race_network: RaceNet | None = None,
         crashed_network: NeuralNet | None = None,
+        second_stage: EngineCEvaluator | None = None,
+        shortlist: int = 0,
     ) -> None: ...
 
 class BearoffOracle(COracle):

@@ -7,7 +7,10 @@ two-sided bear-off, else the race network) when given, else from ``tables`` (a
 ``bgcore._race.RaceTables``: exact two-sided bear-off, else the race approximation) when
 given; crashed positions (contact, and a side has at most ``CRASHED_IN_PLAY`` checkers on
 its bar and points 3..24) from ``crashed_network`` when given; everything else from
-``network``. ``position_classes(boards)``: the class codes (``CONTACT``, ``CRASHED``,
+``network``. ``second_stage`` (another EngineCEvaluator, e.g. with a wider contact network) with
+``shortlist`` K makes the 0-ply move choice two-stage (``bgcore._evaluator.value_children``):
+this evaluator values every child of a roll, the second re-values its best K and picks
+among them. ``position_classes(boards)``: the class codes (``CONTACT``, ``CRASHED``,
 ``RACE``) of boards, the one definition.
 ``BearoffOracle(tables)``: the exact two-sided results, for rollouts that stop there.
 The network must not change while a kernel uses it (training updates weights in place).
@@ -18,7 +21,7 @@ import numpy as np
 from bgcore._types cimport checker_t, NUM_SLOTS, PHASE_CONTACT
 from bgcore._board cimport phase_of, checkers_in_play_of
 from bgcore._outcomes cimport NUM_OUTPUTS, finished_probabilities
-from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, COracle
+from bgcore._evaluator cimport EVALUATION_OK, MAX_SHORTLIST, BoardEvaluator, CEvaluator, COracle
 from bgcore._nn cimport NeuralNet, Network, evaluate_boards
 from bgcore._nn import checked_boards
 from bgcore._race cimport RaceTables, race_probabilities
@@ -113,17 +116,29 @@ cdef class EngineCEvaluator(CEvaluator):
     """The engine's 0-ply for kernels: exact finished games, ``race_network`` (a RaceNet,
     or None) for positions without contact, else ``tables`` (a RaceTables, or None) for
     them, ``crashed_network`` (a NeuralNet, or None) for crashed positions, ``network`` (a
-    NeuralNet) for the rest (and the crashed ones when there is no crashed network)."""
+    NeuralNet) for the rest (and the crashed ones when there is no crashed network);
+    ``second_stage`` (or None) re-values the ``shortlist`` best children of a roll."""
 
     def __init__(self, NeuralNet network, RaceTables tables=None, RaceNet race_network=None,
-                 NeuralNet crashed_network=None):
+                 NeuralNet crashed_network=None, EngineCEvaluator second_stage=None, int shortlist=0):
         cdef int kind
         cdef int classes = NUM_POSITION_CLASSES
+        if second_stage is not None:
+            if second_stage.second_stage is not None:
+                raise ValueError("a second stage cannot have a second stage of its own")
+            if not 1 <= shortlist <= MAX_SHORTLIST:
+                raise ValueError(f"shortlist must be 1..{MAX_SHORTLIST} with a second stage, got {shortlist}")
+            self.c.second = &second_stage.c
+            self.c.shortlist = shortlist
+        elif shortlist != 0:
+            raise ValueError(f"shortlist {shortlist} without a second stage")
         self.network = network
         self.tables = tables
         self.race_network = race_network
         self.crashed_network = crashed_network
-        self.owner = (network, tables, race_network, crashed_network)
+        self.second_stage = second_stage
+        self.shortlist = shortlist
+        self.owner = (network, tables, race_network, crashed_network, second_stage)
         for kind in range(classes):
             self.engine.by_class[kind].evaluate = network_evaluate
             self.engine.by_class[kind].context = <void*>&network.net
@@ -144,7 +159,8 @@ cdef class EngineCEvaluator(CEvaluator):
             self.c.context = <void*>&self.engine
 
     def __reduce__(self):
-        return (EngineCEvaluator, (self.network, self.tables, self.race_network, self.crashed_network))
+        return (EngineCEvaluator, (self.network, self.tables, self.race_network, self.crashed_network,
+                                   self.second_stage, self.shortlist))
 
 
 cdef int two_sided_exact(void* context, const checker_t* board, float* out5) noexcept nogil:

@@ -2,6 +2,10 @@
 
 from typing import Any
 
+import numpy as np
+
+LONGEST_SHORTLIST: int
+
 class CEvaluator:
     def evaluate_board(self, board: bytes) -> list[float]: ...
     def failure(self) -> BaseException | None: ...
@@ -14,3 +18,5 @@ class PythonEvaluator(CEvaluator):
     @property
     def evaluator(self) -> Any: ...
     def __init__(self, evaluator: Any) -> None: ...
+
+def roll_children_values(evaluator: CEvaluator, children: np.ndarray) -> tuple[np.ndarray, list[int]]: ...

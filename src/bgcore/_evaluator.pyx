@@ -8,15 +8,46 @@ call any evaluator without the GIL; ``PythonEvaluator`` adapts a Python object w
 """
 
 import numpy as np
+from libc.string cimport memcpy
 
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._board cimport checked_board
 
+#: The longest short list a second stage may re-value.
+LONGEST_SHORTLIST = MAX_SHORTLIST
+
+
+cdef int value_children(const BoardEvaluator* evaluator, const checker_t* children, int n,
+                        float* out5, int* shortlisted) noexcept nogil:
+    if evaluator.evaluate(evaluator.context, children, n, out5) != EVALUATION_OK:
+        return -1
+    cdef const BoardEvaluator* second = evaluator.second
+    if second == NULL or n < 2:
+        return 0
+    cdef int keep = evaluator.shortlist if evaluator.shortlist < n else n
+    cdef int i, c, count = 0
+    cdef int first[MAX_SHORTLIST]
+    cdef float equities[MAX_SHORTLIST]
+    cdef checker_t boards[MAX_SHORTLIST * NUM_SLOTS]
+    cdef float values[MAX_SHORTLIST * NUM_OUTPUTS]
+    for i in range(n):
+        count = keep_lowest(equities, first, count, keep, equity_of(out5 + i * NUM_OUTPUTS), i)
+    for c in range(count):
+        memcpy(boards + c * NUM_SLOTS, children + first[c] * NUM_SLOTS, NUM_SLOTS)
+    if second.evaluate(second.context, boards, count, values) != EVALUATION_OK:
+        return -1
+    for c in range(count):             # into place, and ordered again by the second's equity
+        memcpy(out5 + first[c] * NUM_OUTPUTS, values + c * NUM_OUTPUTS, NUM_OUTPUTS * sizeof(float))
+        keep_lowest(equities, shortlisted, c, count, equity_of(values + c * NUM_OUTPUTS), first[c])
+    return count
+
 
 cdef int best_child(const BoardEvaluator* evaluator, const checker_t* children, int n,
                     float* out5) noexcept nogil:
-    if evaluator.evaluate(evaluator.context, children, n, out5) != EVALUATION_OK:
-        return -1
+    cdef int shortlisted[MAX_SHORTLIST]
+    cdef int count = value_children(evaluator, children, n, out5, shortlisted)
+    if count != 0:
+        return -1 if count < 0 else shortlisted[0]
     cdef int i, best = 0
     cdef double value, best_value = equity_of(out5)
     for i in range(1, n):
@@ -37,6 +68,8 @@ cdef class CEvaluator:
     def __cinit__(self):
         self.c.evaluate = NULL
         self.c.context = NULL
+        self.c.second = NULL
+        self.c.shortlist = 0
         self.owner = None
 
     def evaluate_board(self, bytes board):
@@ -58,6 +91,24 @@ cdef class CEvaluator:
         if error is not None:
             raise error
         raise RuntimeError(f"{type(self).__name__} failed to evaluate")
+
+
+def roll_children_values(CEvaluator evaluator, children):
+    """(values, shortlisted) of one roll's trusted children ((n, 26) int8, n >= 1, next
+    player's view) as the 0-ply move choice sees them (``value_children``): (n, 5) float32
+    values and the short-listed indices, the second stage's best first ([] without one)."""
+    cdef const checker_t[:, ::1] boards = np.ascontiguousarray(children, dtype=np.int8)
+    if boards.shape[0] < 1 or boards.shape[1] != NUM_SLOTS:
+        raise ValueError(f"children must have shape (n >= 1, {NUM_SLOTS})")
+    if evaluator.c.evaluate == NULL:
+        raise ValueError(f"{type(evaluator).__name__} has no evaluate function")
+    values = np.empty((boards.shape[0], NUM_OUTPUTS), dtype=np.float32)
+    cdef float[:, ::1] out = values
+    cdef int shortlisted[MAX_SHORTLIST]
+    cdef int count = value_children(&evaluator.c, &boards[0, 0], boards.shape[0], &out[0, 0], shortlisted)
+    if count < 0:
+        evaluator.raise_failure()
+    return values, [shortlisted[i] for i in range(count)]
 
 
 cdef class COracle:

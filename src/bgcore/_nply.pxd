@@ -10,23 +10,6 @@ ctypedef struct MoveFilter:
     int keep
     float margin
 
-# The move filter's first step: child `index` of equity `e` joins the `count` lowest kept so
-# far (`equities` ascending, at most `keep`; an equal equity goes after those kept before
-# it, as a stable sort would put it). Returns the new count.
-cdef inline int keep_lowest(float* equities, int* indices, int count, int keep, double e,
-                            int index) noexcept nogil:
-    cdef int j
-    if count == keep and not e < equities[count - 1]:
-        return count
-    j = count if count < keep else keep - 1
-    while j > 0 and equities[j - 1] > e:
-        equities[j] = equities[j - 1]
-        indices[j] = indices[j - 1]
-        j -= 1
-    equities[j] = e
-    indices[j] = index
-    return count + 1 if count < keep else count
-
 # The 5-vector of `board` looked ahead `plies` rolls (0: static); returns 0 or -1.
 cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* board,
                             int plies, const MoveFilter* move_filter,

@@ -15,7 +15,7 @@ from libc.string cimport memset, memcpy
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._outcomes cimport NUM_OUTPUTS, equity_of, finished_probabilities, flip_probabilities
 from bgcore._dice cimport NUM_ROLLS, ROLL_LOW, ROLL_HIGH, ROLL_WEIGHT
-from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, best_child
+from bgcore._evaluator cimport EVALUATION_OK, BoardEvaluator, CEvaluator, best_child, keep_lowest
 from bgcore._movegen cimport legal_children, MAX_CHILDREN
 
 cdef enum:

@@ -35,6 +35,10 @@ from bgengine.position import NUM_SLOTS, Position, checked_position
 from bgengine.probabilities import GameProbabilities, equity, flipped
 
 MAX_PLIES = 3
+#: Plays the choice network re-values (NetworkEvaluator): x18's best 3 held gnubg's best
+#: play in 96% of the judge's decisions (docs/evaluator.md, "Session 23").
+DEFAULT_SHORTLIST = 3
+MAX_SHORTLIST = _evaluator.LONGEST_SHORTLIST
 WEIGHTS_RESOURCE = "data/evaluator_weights.npz"
 #: The crashed-position network, shipped when there is one (loaded by ``default_evaluator``).
 CRASHED_WEIGHTS_RESOURCE = "data/crashed_weights.npz"
@@ -169,6 +173,16 @@ def crashed_network_of(crashed: _nn.NeuralNet | str | Path | None) -> _nn.Neural
     raise NetworkClassError(f"a crashed network is a NeuralNet, a weights path or None, got {type(crashed).__name__}")
 
 
+def choice_network_of(choice: _nn.NeuralNet | str | Path | None) -> _nn.NeuralNet | None:
+    """A choice network (a contact network: ``NetworkEvaluator``'s second stage) given as a
+    network, a weights file or None (none)."""
+    if choice is None or isinstance(choice, _nn.NeuralNet):
+        return choice
+    if isinstance(choice, (str, Path)):
+        return load_network(choice, position_class="contact")
+    raise NetworkClassError(f"a choice network is a NeuralNet, a weights path or None, got {type(choice).__name__}")
+
+
 class NetworkEvaluator:
     """The engine's static evaluator: exact finished games, race tables, networks for contact.
 
@@ -179,16 +193,30 @@ class NetworkEvaluator:
     C, the engine's class dispatch); with ``contact_network``, positions with contact by
     that correction of ``network``. The contact correction runs in Python (numpy), the
     search calling back into it, so it is slower than the all-C paths.
+
+    With ``choice_network`` (a wider, slower contact network, or its weights file) the 0-ply
+    move choice has two stages: every play of a roll is valued as above, then the best
+    ``shortlist`` of them again with ``choice_network`` in ``network``'s place, and the
+    best of those by the second values is played (wherever a 0-ply choice is made: 0-ply
+    rankings, rollouts, the replies at the bottom of an n-ply search). Evaluations of
+    single positions stay ``network``'s.
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
                  race_network: RaceNetwork | None = None, contact_network: ContactNetwork | None = None,
-                 crashed_network: _nn.NeuralNet | str | Path | None = None) -> None:
+                 crashed_network: _nn.NeuralNet | str | Path | None = None,
+                 choice_network: _nn.NeuralNet | str | Path | None = None, shortlist: int = DEFAULT_SHORTLIST) -> None:
         self.network = network
         self.race_tables = race_tables
         self.race_network = race_network
         self.contact_network = contact_network
         self.crashed_network = crashed_network_of(crashed_network)
+        self.choice_network = choice_network_of(choice_network)
+        if self.choice_network is not None and contact_network is not None:
+            raise InvalidSettingsError("a choice network works in C, without a contact network (numpy)")
+        if isinstance(shortlist, bool) or not isinstance(shortlist, int) or not 1 <= shortlist <= MAX_SHORTLIST:
+            raise InvalidSettingsError(f"shortlist must be an integer 1..{MAX_SHORTLIST}, got {shortlist!r}")
+        self.shortlist = shortlist
         self._kernel: _engine.EngineCEvaluator | None = None
 
     @classmethod
@@ -207,15 +235,24 @@ class NetworkEvaluator:
         (the contact network, numpy, is not part of it)."""
         race = None if self.race_network is None else self.race_network.c_network
         kernel = self._kernel
+        second = None if kernel is None else kernel.second_stage
         if (kernel is None or kernel.network is not self.network or kernel.race_network is not race
                 or kernel.crashed_network is not self.crashed_network
-                or (kernel.tables is not None) != self.race_tables):
+                or (kernel.tables is not None) != self.race_tables
+                or (None if second is None else second.network) is not self.choice_network
+                or (second is not None and kernel.shortlist != self.shortlist)):
             tables = None
             if self.race_tables:
                 from bgengine.evaluation import bearoff
 
                 tables = bearoff.race_tables()
-            kernel = self._kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network)
+            if self.choice_network is None:
+                kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network)
+            else:
+                second = _engine.EngineCEvaluator(self.choice_network, tables, race, self.crashed_network)
+                kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network,
+                                                  second, self.shortlist)
+            self._kernel = kernel
         return kernel
 
     def evaluate(self, position: Position) -> np.ndarray:
@@ -349,11 +386,16 @@ def weights_record(position_class: str = "contact") -> dict[str, Any] | None:
             return json.loads(str(data["record"]))  # type: ignore[no-any-return]
 
 
-def evaluator_identity(evaluator: NetworkEvaluator) -> dict[str, str | None]:
-    """Short digests of the networks an evaluator uses (contact, crashed; None: no crashed
-    network), for whatever keys results by the networks that made them."""
-    return {"contact": network_digest(evaluator.network),
-            "crashed": None if evaluator.crashed_network is None else network_digest(evaluator.crashed_network)}
+def evaluator_identity(evaluator: NetworkEvaluator) -> dict[str, str | int | None]:
+    """Short digests of the networks an evaluator uses (contact, crashed, choice; None: no
+    such network) and its short list, for whatever keys results by the networks that made them."""
+    identity: dict[str, str | int | None] = {
+        "contact": network_digest(evaluator.network),
+        "crashed": None if evaluator.crashed_network is None else network_digest(evaluator.crashed_network)}
+    if evaluator.choice_network is not None:
+        identity["choice"] = network_digest(evaluator.choice_network)
+        identity["shortlist"] = evaluator.shortlist
+    return identity
 
 
 def _checked_plies(plies: int) -> int:
@@ -455,7 +497,12 @@ def rank_legal_moves(
         if ranking is not None:
             return ranking.lazy_items(RankedMove, legal)
     children = np.ascontiguousarray(legal.positions)
-    values = _probabilities(evaluator, children, 0, move_filter)
+    first = np.zeros(len(children), dtype=bool)  # a second stage's short list ranks first at 0-ply
+    if plies == 0 and isinstance(evaluator, NetworkEvaluator) and evaluator.choice_network is not None:
+        values, shortlisted = _evaluator.roll_children_values(evaluator.c_evaluator(), children)
+        first[shortlisted] = True
+    else:
+        values = _probabilities(evaluator, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
         if chosen is None:
@@ -466,16 +513,19 @@ def rank_legal_moves(
         depth[chosen] = plies
     mover_view = flipped(values)
     ranked = [
-        RankedMove(
-            move=legal.moves[i],
-            position=legal.position_after(i),
-            probabilities=GameProbabilities.from_estimate(mover_view[i]),
-            plies=int(depth[i]),
+        (
+            RankedMove(
+                move=legal.moves[i],
+                position=legal.position_after(i),
+                probabilities=GameProbabilities.from_estimate(mover_view[i]),
+                plies=int(depth[i]),
+            ),
+            bool(first[i]),
         )
         for i in range(len(children))
     ]
-    ranked.sort(key=lambda m: (-m.plies, -m.equity))
-    return ranked
+    ranked.sort(key=lambda pair: (-pair[0].plies, not pair[1], -pair[0].equity))
+    return [move for move, _ in ranked]
 
 
 def choose_candidates(equities: np.ndarray, candidates: MoveFilter = ROOT_FILTER) -> np.ndarray:

@@ -1,0 +1,199 @@
+"""A two-stage 0-ply move choice: the engine values every play of a roll, a second network
+re-values the best few and picks among them (``NetworkEvaluator(choice_network=...)``).
+
+Checked against a reference written here from the engine's plain values: which plays are
+short-listed, their values, the play chosen, the 0-ply ranking (fast and general paths),
+the bottom of an n-ply search and the kernels that play (self-play, rollouts).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from bgcore import _engine, _evaluator, _nn, _selfplay
+from bgengine import Position
+from bgengine.errors import InvalidSettingsError, NetworkClassError
+from bgengine.evaluation.evaluator import (
+    NetworkEvaluator,
+    default_evaluator,
+    evaluate,
+    evaluator_identity,
+    rank_moves,
+)
+from bgengine.probabilities import equity, flipped
+from test_fast_path import GeneralPath, POSITIONS, rolls
+from test_race_corpus import uncorrecting_contact_network
+
+SHORTLIST = 3
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def choice_network() -> _nn.NeuralNet:
+    """A second stage whose tastes differ from the shipped network's (random weights)."""
+    return _nn.NeuralNet.random(96, seed=24, scale=0.5, encoding=3)
+
+
+def two_stage(shortlist: int = SHORTLIST, cls: type[NetworkEvaluator] = NetworkEvaluator) -> NetworkEvaluator:
+    engine = default_evaluator()
+    return cls(engine.network, race_network=engine.race_network, crashed_network=engine.crashed_network,
+               choice_network=CHOICE, shortlist=shortlist)
+
+
+CHOICE = choice_network()
+
+
+def second_stage_alone() -> NetworkEvaluator:
+    """The second stage as a plain evaluator: the choice network in the contact network's place."""
+    engine = default_evaluator()
+    return NetworkEvaluator(CHOICE, race_network=engine.race_network, crashed_network=engine.crashed_network)
+
+
+def reference(children: np.ndarray, shortlist: int) -> tuple[np.ndarray, list[int]]:
+    """(values, short list best first) of one roll's children, from the two evaluators' plain
+    values: the ``shortlist`` lowest equities (next player's view, ties to the lower index),
+    re-valued by the second stage and ordered by its equity (float32, ties keep the first order)."""
+    values = default_evaluator().evaluate_batch(children).copy()
+    if len(children) < 2:
+        return values, []
+    first = equity(values.astype(np.float64)).astype(np.float32)
+    chosen = list(np.argsort(first, kind="stable")[:shortlist])
+    second = second_stage_alone().evaluate_batch(children[chosen])
+    values[chosen] = second
+    order = np.argsort(equity(second.astype(np.float64)).astype(np.float32), kind="stable")
+    return values, [int(chosen[i]) for i in order]
+
+
+def roll_cases(count: int) -> list[tuple[Position, tuple[int, int]]]:
+    contact = [p for p in POSITIONS if p.phase.value == "contact"]
+    return list(zip(contact[::7][:count], rolls(count, 31)))
+
+
+@pytest.mark.parametrize("shortlist", [1, 3, 8])
+def test_the_short_list_and_its_values_are_the_references(shortlist):
+    kernel = two_stage(shortlist).c_evaluator()
+    seen_other_choice = 0
+    for position, dice in roll_cases(60):
+        children = np.ascontiguousarray(position.legal_moves(dice).positions)
+        values, shortlisted = _evaluator.roll_children_values(kernel, children)
+        expected_values, expected_list = reference(children, shortlist)
+        assert shortlisted == expected_list
+        np.testing.assert_array_equal(values, expected_values)
+        plain = int(np.argmin(equity(default_evaluator().evaluate_batch(children).astype(np.float64))))
+        seen_other_choice += len(children) > 1 and shortlisted[0] != plain
+    if shortlist > 1:
+        assert seen_other_choice > 0  # the second stage changed some choices
+
+
+def test_a_single_play_is_not_short_listed():
+    kernel = two_stage().c_evaluator()
+    position = Position.initial()
+    children = np.ascontiguousarray(position.legal_moves((6, 5)).positions[:1])
+    values, shortlisted = _evaluator.roll_children_values(kernel, children)
+    assert shortlisted == []
+    np.testing.assert_array_equal(values, default_evaluator().evaluate_batch(children))
+
+
+def test_a_0_ply_ranking_puts_the_short_list_first_and_the_paths_agree():
+    evaluator, general = two_stage(), two_stage(cls=GeneralPath)
+    for position, dice in roll_cases(40):
+        fast = rank_moves(position, dice, evaluator=evaluator)
+        slow = rank_moves(position, dice, evaluator=general)
+        assert [(m.move, m.probabilities, m.plies) for m in fast] == [(m.move, m.probabilities, m.plies) for m in slow]
+        children = np.ascontiguousarray(position.legal_moves(dice).positions)
+        _, shortlisted = reference(children, SHORTLIST)
+        if shortlisted:
+            legal = position.legal_moves(dice)
+            assert [m.position for m in fast[: len(shortlisted)]] == [legal.position_after(i) for i in shortlisted]
+
+
+def test_deeper_rankings_keep_the_root_filter_on_the_first_stages_values():
+    position, dice = roll_cases(1)[0]
+    ranked = rank_moves(position, dice, plies=1, evaluator=two_stage())
+    general = rank_moves(position, dice, plies=1, evaluator=two_stage(cls=GeneralPath))
+    assert [(m.move, m.probabilities) for m in ranked] == [(m.move, m.probabilities) for m in general]
+
+
+def test_one_ply_averages_the_two_stage_replies():
+    evaluator = two_stage()
+    kernel = evaluator.c_evaluator()
+    for position in [p for p in POSITIONS if p.phase.value == "contact"][::97][:4]:
+        total = np.zeros(5)
+        for dice in ROLLS:
+            children = np.ascontiguousarray(position.legal_moves(dice).positions)
+            values, shortlisted = _evaluator.roll_children_values(kernel, children)
+            chosen = shortlisted[0] if shortlisted else int(np.argmin(equity(values.astype(np.float64))))
+            total += (1 if dice[0] == dice[1] else 2) * flipped(values[chosen].astype(np.float64))
+        searched = evaluate(position, plies=1, evaluator=evaluator).probabilities
+        np.testing.assert_allclose(list(searched.as_dict().values()), total / 36, atol=2e-6)
+
+
+def test_self_play_with_a_second_stage_is_seeded_and_differs():
+    plain = default_evaluator().c_evaluator()
+    kernel = two_stage().c_evaluator()
+
+    def points(player: _engine.EngineCEvaluator) -> np.ndarray:
+        return _selfplay.duel(_selfplay.EnginePlayer(player), _selfplay.EnginePlayer(plain), 40, np.random.PCG64(7))
+
+    result = points(kernel)
+    assert np.array_equal(points(pickle.loads(pickle.dumps(kernel))), result)
+    assert not np.array_equal(points(plain), result)
+
+
+def test_a_pickled_kernel_keeps_its_second_stage():
+    kernel = two_stage(5).c_evaluator()
+    copy = pickle.loads(pickle.dumps(kernel))
+    assert copy.shortlist == 5 and copy.second_stage is not None
+    assert np.array_equal(copy.second_stage.network.hidden_weights, CHOICE.hidden_weights)
+
+
+def test_the_kernel_is_remade_when_the_choice_changes():
+    evaluator = two_stage()
+    kernel = evaluator.c_evaluator()
+    assert evaluator.c_evaluator() is kernel
+    evaluator.shortlist = 4
+    assert evaluator.c_evaluator().shortlist == 4
+    evaluator.choice_network = None
+    assert evaluator.c_evaluator().second_stage is None
+
+
+@pytest.mark.parametrize("shortlist", [0, 9, True, 2.0])
+def test_a_bad_shortlist_is_refused(shortlist):
+    with pytest.raises(InvalidSettingsError, match="shortlist"):
+        two_stage(shortlist)
+
+
+def test_a_choice_network_must_be_a_contact_network():
+    engine = default_evaluator()
+    from importlib import resources
+
+    with resources.as_file(resources.files("bgengine").joinpath("data/crashed_weights.npz")) as path:
+        with pytest.raises(NetworkClassError):
+            NetworkEvaluator(engine.network, choice_network=path)
+    with pytest.raises(NetworkClassError):
+        NetworkEvaluator(engine.network, choice_network=42)  # type: ignore[arg-type]
+
+
+def test_a_choice_network_does_not_go_with_a_numpy_contact_network(tmp_path):
+    base = default_evaluator().network
+    with pytest.raises(InvalidSettingsError, match="choice network"):
+        NetworkEvaluator(base, choice_network=CHOICE, contact_network=uncorrecting_contact_network(tmp_path, base))
+
+
+def test_the_core_refuses_a_second_stage_of_a_second_stage():
+    network = default_evaluator().network
+    second = _engine.EngineCEvaluator(CHOICE, None, None, None, _engine.EngineCEvaluator(network), 2)
+    with pytest.raises(ValueError, match="second stage"):
+        _engine.EngineCEvaluator(network, None, None, None, second, 2)
+    with pytest.raises(ValueError, match="shortlist"):
+        _engine.EngineCEvaluator(network, None, None, None, _engine.EngineCEvaluator(CHOICE), 9)
+    with pytest.raises(ValueError, match="without a second stage"):
+        _engine.EngineCEvaluator(network, None, None, None, None, 3)
+
+
+def test_the_identity_names_the_choice_network():
+    identity = evaluator_identity(two_stage())
+    assert identity["shortlist"] == SHORTLIST and isinstance(identity["choice"], str)
+    assert "choice" not in evaluator_identity(default_evaluator())
