@@ -406,7 +406,9 @@ def main(argv: list[str] | None = None) -> int:
                         " default: the shipped one)")
     parser.add_argument("--crashed-weights", help="the measured engine's crashed-position network (.npz)")
     parser.add_argument("--choice-weights", help="strength: the measured engine's move choice re-values its best"
-                        " --shortlist plays with this (wider) contact network (.npz)")
+                        " --shortlist plays with this (wider) contact network (.npz; default: the shipped choice"
+                        " network, if any, unless --weights or --no-choice-network)")
+    parser.add_argument("--no-choice-network", action="store_true", help="strength: the measured engine without one")
     parser.add_argument("--opponent-choice-weights", help="strength: the same for the --opponent engine")
     parser.add_argument("--shortlist", type=int, default=3, help="plays a --*choice-weights network re-values")
     parser.add_argument("--opponent-crashed-weights", help="the --opponent engine's crashed-position network (.npz)")
@@ -467,7 +469,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--race-network and --opponent-race-network need the race network, not --race-approximation")
     if (args.choice_weights or args.opponent_choice_weights) and (args.network_only or crashed is None):
         parser.error("--choice-weights and --opponent-choice-weights need the engine with a crashed network")
-    choice = NetworkEvaluator.from_file(args.choice_weights).network if args.choice_weights else None
+    choice = (NetworkEvaluator.from_file(args.choice_weights).network if args.choice_weights
+              else None if args.weights or args.no_choice_network or args.network_only or crashed is None
+              else default_evaluator().choice_network)
     opponent_choice = (NetworkEvaluator.from_file(args.opponent_choice_weights).network
                        if args.opponent_choice_weights else None)
     player = network if args.network_only else engine_player(network, args.plies, args.race_network or race_network,
@@ -484,8 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     what = "network alone" if args.network_only else f"engine at {args.plies}-ply"
     if not args.network_only:
         what += f" (crashed positions by {args.crashed_weights or ('the contact network' if crashed is None else 'the shipped crashed network')})"
-    if args.choice_weights:
-        what += f", its best {args.shortlist} plays re-valued by {args.choice_weights}"
+    if choice is not None:
+        what += f", its best {args.shortlist} plays re-valued by {args.choice_weights or 'the shipped choice network'}"
     if args.opponent_choice_weights:
         name += f" (its best {args.shortlist} plays re-valued by {args.opponent_choice_weights})"
     dice = ", paired dice" if args.paired_dice else ""

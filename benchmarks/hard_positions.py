@@ -133,15 +133,17 @@ def command_gnubg(args: argparse.Namespace) -> None:
 def engine_evaluator(weights: Path | None, race_approximation: bool,
                      crashed_weights: Path | None = None) -> NetworkEvaluator | None:
     """The engine's evaluator: the shipped one (None), or another contact network
-    (``weights``) and/or crashed network (``crashed_weights``; else the shipped crashed
-    network), or races by the race approximation."""
+    (``weights``, without the shipped choice network made for the shipped one) and/or crashed
+    network (``crashed_weights``; else the shipped crashed network), or races by the race
+    approximation."""
     if weights is None and crashed_weights is None and not race_approximation:
         return None
     shipped = default_evaluator()
     base = shipped.network if weights is None else NetworkEvaluator.from_file(weights).network
     races = None if race_approximation else shipped.race_network
     crashed = shipped.crashed_network if crashed_weights is None else crashed_network_of(crashed_weights)
-    return NetworkEvaluator(base, race_network=races, crashed_network=crashed)
+    return NetworkEvaluator(base, race_network=races, crashed_network=crashed,
+                            choice_network=shipped.choice_network if weights is None else None)
 
 
 def engine_rollouts(rows: Sequence[Row], trials: int, seed: int, evaluator: Any = None) -> list[Row]:

@@ -113,7 +113,7 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
           weights: Path | None = None, race_approximation: bool = False,
           judge_file: Path | None = None, crashed_weights: Path | None = None,
           no_crashed_network: bool = False, choice_weights: Path | None = None,
-          shortlist: int = 3) -> tuple[dict[str, Any], list[Row]]:
+          shortlist: int = 3, no_choice_network: bool = False) -> tuple[dict[str, Any], list[Row]]:
     """Score every decision of a judge set (``judge_file``, else the kind's committed set; the
     first ``limit``; checker decisions of ``only_class``); (summary, per-decision scores).
     ``race_network`` / ``contact_network``: weights of networks valuing races / contact
@@ -121,8 +121,8 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     one; ``race_approximation``: races by the race approximation instead of the shipped race
     network; ``crashed_weights``: crashed positions by that network instead of the shipped
     one (if any); ``no_crashed_network``: by the contact network; ``choice_weights``: the
-    move choice's second stage (re-valuing ``shortlist`` plays). The summary names the
-    networks by digest (``networks``)."""
+    move choice's second stage (re-valuing ``shortlist`` plays; ``no_choice_network``: none,
+    not even a shipped one). The summary names the networks by digest (``networks``)."""
     path, score, measures = {
         "checker": (CHECKER_SET, score_checker_decision, CHECKER_MEASURES),
         "cube": (CUBE_SET, score_cube_decision, CUBE_MEASURES),
@@ -132,7 +132,8 @@ def judge(kind: str, plies: int, limit: int | None = None, race_network: Path | 
     if kind != "checker" and (race_network is not None or contact_network is not None):
         raise SystemExit("--race-network and --contact-network apply to checker play only")
     evaluator, engine = chosen_evaluator(weights, crashed_weights, race_network, race_approximation,
-                                         no_crashed_network, contact_network, choice_weights, shortlist)
+                                         no_crashed_network, contact_network, choice_weights, shortlist,
+                                         no_choice_network)
     chosen = [d for d in decisions[:limit] if only_class is None or d["class"] == only_class
               or (only_class == "crashed" and engine_class(Position.from_gnubg_id(d["position_id"])) == "crashed")]
     scores = [score(decision, plies, evaluator) for decision in chosen]
@@ -174,8 +175,11 @@ def main() -> None:
     parser.add_argument("--race-network", type=Path, help="value races with this race network's weights (.npz)")
     parser.add_argument("--contact-network", type=Path, help="value contact positions with this contact network (.npz)")
     parser.add_argument("--weights", type=Path, help="the engine's network from this weights file (.npz)")
-    parser.add_argument("--choice-weights", type=Path,
-                        help="the move choice re-values its best --shortlist plays with this contact network (.npz)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--choice-weights", type=Path,
+                        help="the move choice re-values its best --shortlist plays with this contact network (.npz;"
+                             " default: the shipped choice network, if any, unless --weights)")
+    choice.add_argument("--no-choice-network", action="store_true", help="every play valued by the first stage alone")
     parser.add_argument("--shortlist", type=int, default=3, help="plays --choice-weights re-values")
     crashed = parser.add_mutually_exclusive_group()
     crashed.add_argument("--crashed-weights", type=Path,
@@ -200,7 +204,8 @@ def main() -> None:
     judge_file = args.judge_file or chosen_set(args.kind, args.checker_set)
     summary, scores = judge(args.kind, args.plies, args.limit, args.race_network, args.only_class,
                             args.contact_network, args.weights, args.race_approximation, judge_file,
-                            args.crashed_weights, args.no_crashed_network, args.choice_weights, args.shortlist)
+                            args.crashed_weights, args.no_crashed_network, args.choice_weights, args.shortlist,
+                            args.no_choice_network)
     print_summary(summary)
     if args.out:
         write_run(args.out, sys.argv, git_commit(), summary, scores)

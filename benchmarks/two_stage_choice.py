@@ -10,7 +10,9 @@ shipped engine alone, paired decision by decision (mEMG given up in gnubg 2-ply'
     python benchmarks/two_stage_choice.py --second-weights D/s23/x18-b.npz \\
         --crashed-weights python/bgengine/data/crashed_weights.npz --keep 2 3 4 6 --sets large xl
 
-The first engine is the shipped one; ``--keep`` 0 stands for every play (the second engine alone).
+The first engine is the shipped one without its choice network (one stage); ``--keep`` 0
+stands for every play (the second engine alone). The engine itself chooses this way with a
+choice network (``NetworkEvaluator(choice_network=...)``, docs/evaluator.md).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from judge_compare import mean, standard_error  # noqa: E402
 from judge_data import CHECKER_SETS, read_judge_set  # noqa: E402
 
 from bgengine import Position, rank_moves  # noqa: E402
+from bgengine.evaluation.evaluator import default_evaluator  # noqa: E402
 
 EVERY_PLAY = 0
 
@@ -65,10 +68,11 @@ def main() -> None:
     if any(keep < 0 for keep in args.keep):
         parser.error("--keep takes play counts (0: every play)")
     second, _ = chosen_evaluator(args.second_weights, args.crashed_weights)
+    first = default_evaluator(use_choice_network=False)  # one stage: every play by the shipped networks
     keeps = sorted(set([1, *args.keep]) - {EVERY_PLAY}) + ([EVERY_PLAY] if EVERY_PLAY in args.keep else [])
     for name in args.sets:
         _, decisions = read_judge_set(CHECKER_SETS[name])
-        scores = [given_up_by_keep(decision, second, keeps) for decision in decisions]
+        scores = [given_up_by_keep(decision, second, keeps, first) for decision in decisions]
         base = [score[1] for score in scores]
         print(f"{name}: {len(decisions)} decisions; the shipped engine alone {mean(base):.3f} mEMG")
         for keep in keeps[1:]:

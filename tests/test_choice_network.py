@@ -1,9 +1,10 @@
-"""A two-stage 0-ply move choice: the engine values every play of a roll, a second network
-re-values the best few and picks among them (``NetworkEvaluator(choice_network=...)``).
+"""A choice network (``NetworkEvaluator(choice_network=...)``): rankings value every play by
+it, and where the engine plays at 0-ply the move choice has two stages (the contact network
+values every play of a roll, the choice network re-values the best few and picks among them).
 
-Checked against a reference written here from the engine's plain values: which plays are
-short-listed, their values, the play chosen, the 0-ply ranking (fast and general paths),
-the bottom of an n-ply search and the kernels that play (self-play, rollouts).
+Checked against a reference written here from the two networks' plain values: which plays
+are short-listed, their values, the play chosen, rankings (fast and general paths), the
+bottom of an n-ply search, and self-play.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def two_stage(shortlist: int = SHORTLIST, cls: type[NetworkEvaluator] = NetworkE
 CHOICE = choice_network()
 
 
+def without_choice() -> NetworkEvaluator:
+    """The shipped networks with no choice network (whether or not the package ships one)."""
+    return default_evaluator(use_choice_network=False)
+
+
 def second_stage_alone() -> NetworkEvaluator:
     """The second stage as a plain evaluator: the choice network in the contact network's place."""
     engine = default_evaluator()
@@ -55,7 +61,7 @@ def reference(children: np.ndarray, shortlist: int) -> tuple[np.ndarray, list[in
     """(values, short list best first) of one roll's children, from the two evaluators' plain
     values: the ``shortlist`` lowest equities (next player's view, ties to the lower index),
     re-valued by the second stage and ordered by its equity (float32, ties keep the first order)."""
-    values = default_evaluator().evaluate_batch(children).copy()
+    values = without_choice().evaluate_batch(children).copy()
     if len(children) < 2:
         return values, []
     first = equity(values.astype(np.float64)).astype(np.float32)
@@ -81,7 +87,7 @@ def test_the_short_list_and_its_values_are_the_references(shortlist):
         expected_values, expected_list = reference(children, shortlist)
         assert shortlisted == expected_list
         np.testing.assert_array_equal(values, expected_values)
-        plain = int(np.argmin(equity(default_evaluator().evaluate_batch(children).astype(np.float64))))
+        plain = int(np.argmin(equity(without_choice().evaluate_batch(children).astype(np.float64))))
         seen_other_choice += len(children) > 1 and shortlisted[0] != plain
     if shortlist > 1:
         assert seen_other_choice > 0  # the second stage changed some choices
@@ -93,27 +99,34 @@ def test_a_single_play_is_not_short_listed():
     children = np.ascontiguousarray(position.legal_moves((6, 5)).positions[:1])
     values, shortlisted = _evaluator.roll_children_values(kernel, children)
     assert shortlisted == []
-    np.testing.assert_array_equal(values, default_evaluator().evaluate_batch(children))
+    np.testing.assert_array_equal(values, without_choice().evaluate_batch(children))
 
 
-def test_a_0_ply_ranking_puts_the_short_list_first_and_the_paths_agree():
+def test_a_ranking_values_every_play_by_the_choice_network_and_the_paths_agree():
     evaluator, general = two_stage(), two_stage(cls=GeneralPath)
+    alone = second_stage_alone()
     for position, dice in roll_cases(40):
         fast = rank_moves(position, dice, evaluator=evaluator)
         slow = rank_moves(position, dice, evaluator=general)
         assert [(m.move, m.probabilities, m.plies) for m in fast] == [(m.move, m.probabilities, m.plies) for m in slow]
-        children = np.ascontiguousarray(position.legal_moves(dice).positions)
-        _, shortlisted = reference(children, SHORTLIST)
-        if shortlisted:
-            legal = position.legal_moves(dice)
-            assert [m.position for m in fast[: len(shortlisted)]] == [legal.position_after(i) for i in shortlisted]
+        assert [(m.move, m.probabilities) for m in fast] == [(m.move, m.probabilities)
+                                                             for m in rank_moves(position, dice, evaluator=alone)]
+        equities = [m.equity for m in fast]
+        assert equities == sorted(equities, reverse=True)
 
 
-def test_deeper_rankings_keep_the_root_filter_on_the_first_stages_values():
-    position, dice = roll_cases(1)[0]
-    ranked = rank_moves(position, dice, plies=1, evaluator=two_stage())
-    general = rank_moves(position, dice, plies=1, evaluator=two_stage(cls=GeneralPath))
-    assert [(m.move, m.probabilities) for m in ranked] == [(m.move, m.probabilities) for m in general]
+@pytest.mark.parametrize("plies", [1, 2])
+def test_deeper_rankings_search_with_the_two_stages_and_the_paths_agree(plies):
+    for position, dice in roll_cases(3 if plies == 1 else 1):
+        ranked = rank_moves(position, dice, plies=plies, evaluator=two_stage())
+        general = rank_moves(position, dice, plies=plies, evaluator=two_stage(cls=GeneralPath))
+        assert [(m.move, m.probabilities, m.plies) for m in ranked] == [(m.move, m.probabilities, m.plies)
+                                                                        for m in general]
+        shallow = [m for m in ranked if m.plies == 0]
+        by_choice = {m.move: m.probabilities for m in rank_moves(position, dice, evaluator=second_stage_alone())}
+        assert all(m.probabilities == by_choice[m.move] for m in shallow)
+        plain = {m.move: m.probabilities for m in rank_moves(position, dice, plies=plies, evaluator=without_choice())}
+        assert any(m.probabilities != plain[m.move] for m in ranked if m.plies == plies)
 
 
 def test_one_ply_averages_the_two_stage_replies():
@@ -131,7 +144,7 @@ def test_one_ply_averages_the_two_stage_replies():
 
 
 def test_self_play_with_a_second_stage_is_seeded_and_differs():
-    plain = default_evaluator().c_evaluator()
+    plain = without_choice().c_evaluator()
     kernel = two_stage().c_evaluator()
 
     def points(player: _engine.EngineCEvaluator) -> np.ndarray:
@@ -196,4 +209,4 @@ def test_the_core_refuses_a_second_stage_of_a_second_stage():
 def test_the_identity_names_the_choice_network():
     identity = evaluator_identity(two_stage())
     assert identity["shortlist"] == SHORTLIST and isinstance(identity["choice"], str)
-    assert "choice" not in evaluator_identity(default_evaluator())
+    assert "choice" not in evaluator_identity(without_choice())

@@ -128,7 +128,7 @@ def test_few_checkers_in_play_without_contact_is_a_race():
 def networks():
     """(plain, switched, reference): the shipped engine, the same with a distinct crashed
     network (encoding 1, 24 hidden units), and a Python evaluator doing what the switch must."""
-    shipped = default_evaluator(use_crashed_network=False)
+    shipped = default_evaluator(use_crashed_network=False, use_choice_network=False)
     assert shipped.crashed_network is None
     crashed = _nn.NeuralNet.random(24, seed=5, scale=0.4, encoding=1)
     switched = NetworkEvaluator(shipped.network, race_network=shipped.race_network, crashed_network=crashed)

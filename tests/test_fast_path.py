@@ -34,7 +34,8 @@ class GeneralPath(NetworkEvaluator):
 def general_path() -> GeneralPath:
     engine = default_evaluator()
     general = GeneralPath(engine.network, race_tables=engine.race_tables, race_network=engine.race_network,
-                          crashed_network=engine.crashed_network)
+                          crashed_network=engine.crashed_network, choice_network=engine.choice_network,
+                          shortlist=engine.shortlist)
     general._kernel = engine.c_evaluator()  # the very same tables, not a second load
     return general
 

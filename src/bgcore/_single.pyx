@@ -7,8 +7,7 @@ values in C buffers (``Ranking``) until Python asks for one. The results are the
 path's bit for bit: the same float32 evaluations, flipped in float32, widened to doubles and
 clamped as ``GameProbabilities.from_estimate`` does (``clamped``), candidates chosen on
 float32 equities with ties to the lower index (numpy's stable argsort), and the ranking
-ordered by (plies, short-listed by a second stage at 0-ply, equity) descending with ties in
-generation order (Python's stable sort).
+ordered by (plies, equity) descending with ties in generation order (Python's stable sort).
 When a value is NaN the functions answer None so the caller can take the general path,
 which raises the error the user would see there.
 
@@ -26,7 +25,7 @@ from cpython.object cimport PyObject_GenericSetAttr
 
 from bgcore._types cimport checker_t, NUM_SLOTS
 from bgcore._outcomes cimport NUM_OUTPUTS
-from bgcore._evaluator cimport BoardEvaluator, EVALUATION_OK, MAX_SHORTLIST, keep_lowest, value_children
+from bgcore._evaluator cimport BoardEvaluator, EVALUATION_OK, keep_lowest
 from bgcore._engine cimport EngineCEvaluator
 from bgcore._nn cimport hold_networks
 from bgcore._nply cimport MoveFilter, nply_probabilities, search_boards
@@ -66,7 +65,6 @@ ctypedef struct Scratch:               # one per thread (bgcore._scratch), zeroe
     float values[MAX_CHILDREN * NUM_OUTPUTS]
     double equities[MAX_CHILDREN]
     char deep[MAX_CHILDREN]             # 1 when the child was searched at the requested depth
-                                        # (at 0-ply: short-listed by the second stage)
     int merge[MAX_CHILDREN]
     EvaluationCache cache
 
@@ -190,8 +188,7 @@ cdef inline double equity_of_doubles(const double* p5) noexcept nogil:
 
 
 cdef inline bint ranks_before(const Scratch* s, int a, int b) noexcept nogil:
-    """Whether child a sorts strictly before child b: deeper (or, at 0-ply, short-listed by
-    a second stage) first, then higher equity."""
+    """Whether child a sorts strictly before child b: deeper first, then higher equity."""
     if s.deep[a] != s.deep[b]:
         return s.deep[a] > s.deep[b]
     return s.equities[a] > s.equities[b]
@@ -249,10 +246,11 @@ cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n,
               const int* chosen, int n_chosen,
               double* out5, int* order, int* searched) noexcept nogil:
     """Every child at 0-ply, the candidates at ``plies``; mover's view into out5, ranking
-    into order. At plies 0 the values are the move choice's (a second stage re-values its
-    short list, which ranks first: ``value_children``). The candidates are the ``n_chosen`` children ``chosen`` when n_chosen >= 0,
-    else the best by 0-ply money equity (``candidates``). See the module docstring for why
-    each step is done as it is."""
+    into order. The 0-ply values are the second stage's when the evaluator has one (its
+    network values every play of a ranking; the searches use the evaluator itself). The
+    candidates are the ``n_chosen`` children ``chosen`` when n_chosen >= 0, else the best
+    by 0-ply money equity (``candidates``). See the module docstring for why each step is
+    done as it is."""
     cdef Scratch* s = <Scratch*>thread_scratch(sizeof(Scratch))
     cdef int i, c, count = 0, keep = candidates.keep
     cdef float e, limit
@@ -261,24 +259,17 @@ cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n,
     cdef float mover[NUM_OUTPUTS]
     cdef float* v
     cdef BoardEvaluator cached
-    cdef int shortlisted[MAX_SHORTLIST]
+    cdef const BoardEvaluator* ranking = evaluator.second if evaluator.second != NULL else evaluator
     searched[0] = 0
     if s == NULL:
         return RANK_NO_MEMORY
-    for i in range(n):
-        s.deep[i] = 0
-    if plies == 0:                      # the move choice's own values: its short list first
-        count = value_children(evaluator, children, n, s.values, shortlisted)
-        if count < 0:
-            return RANK_FAILED
-        for c in range(count):
-            s.deep[shortlisted[c]] = 1
-        count = 0
-    elif evaluator.evaluate(evaluator.context, children, n, s.values) != EVALUATION_OK:
+    if ranking.evaluate(ranking.context, children, n, s.values) != EVALUATION_OK:
         return RANK_FAILED
     if plies > 0:
         start_search(&s.cache, evaluator, &cached)
         evaluator = &cached
+    for i in range(n):
+        s.deep[i] = 0
     if plies > 0 and n_chosen >= 0:
         for c in range(n_chosen):
             if search_child(evaluator, children, chosen[c], plies, move_filter, s) != RANK_OK:

@@ -42,6 +42,8 @@ MAX_SHORTLIST = _evaluator.LONGEST_SHORTLIST
 WEIGHTS_RESOURCE = "data/evaluator_weights.npz"
 #: The crashed-position network, shipped when there is one (loaded by ``default_evaluator``).
 CRASHED_WEIGHTS_RESOURCE = "data/crashed_weights.npz"
+#: The move choice's second stage, shipped when there is one (loaded by ``default_evaluator``).
+CHOICE_WEIGHTS_RESOURCE = "data/choice_weights.npz"
 
 
 @dataclass(frozen=True)
@@ -194,12 +196,11 @@ class NetworkEvaluator:
     that correction of ``network``. The contact correction runs in Python (numpy), the
     search calling back into it, so it is slower than the all-C paths.
 
-    With ``choice_network`` (a wider, slower contact network, or its weights file) the 0-ply
-    move choice has two stages: every play of a roll is valued as above, then the best
-    ``shortlist`` of them again with ``choice_network`` in ``network``'s place, and the
-    best of those by the second values is played (wherever a 0-ply choice is made: 0-ply
-    rankings, rollouts, the replies at the bottom of an n-ply search). Evaluations of
-    single positions stay ``network``'s.
+    With ``choice_network`` (a wider, slower contact network, or its weights file) plays are
+    judged by it: a ranking's 0-ply values come from it in ``network``'s place
+    (``ranking_evaluator``), and where the engine plays at 0-ply (rollouts, self-play, the
+    replies at the bottom of an n-ply search) it re-values the best ``shortlist`` plays by
+    ``network`` and the best of those is played. Evaluations of positions stay ``network``'s.
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
@@ -254,6 +255,17 @@ class NetworkEvaluator:
                                                   second, self.shortlist)
             self._kernel = kernel
         return kernel
+
+    def ranking_evaluator(self) -> NetworkEvaluator:
+        """The evaluator whose 0-ply values rank plays: this one, or with a choice network
+        the same composite with it in the contact network's place (sharing its kernel)."""
+        if self.choice_network is None:
+            return self
+        kernel = self.c_evaluator()
+        ranking = NetworkEvaluator(self.choice_network, race_tables=self.race_tables, race_network=self.race_network,
+                                   crashed_network=self.crashed_network)
+        ranking._kernel = kernel.second_stage
+        return ranking
 
     def evaluate(self, position: Position) -> np.ndarray:
         """The 5-vector of one position (player on roll's view)."""
@@ -341,43 +353,61 @@ class FakeEvaluator(_RowByRowEvaluator):
 
 
 @functools.lru_cache(maxsize=8)  # one hit per call however it is spelt (the calls are hot)
-def default_evaluator(use_race_network: bool = True, use_crashed_network: bool = True) -> NetworkEvaluator:
+def default_evaluator(use_race_network: bool = True, use_crashed_network: bool = True,
+                      use_choice_network: bool = True) -> NetworkEvaluator:
     """The engine's evaluator with the weights shipped in the package (loaded once).
 
     Races outside the exact two-sided table are valued by the shipped race network
     (``data/race_weights.npz``, in C); ``use_race_network=False``: by the race approximation.
     Crashed positions by the shipped crashed network (``data/crashed_weights.npz``) when the
     package has one and ``use_crashed_network``, else by the contact network like the rest.
+    0-ply move choices in two stages with the shipped choice network
+    (``data/choice_weights.npz``) when the package has one and ``use_choice_network``.
     """
-    return _default_evaluator(bool(use_race_network), bool(use_crashed_network))
+    return _default_evaluator(bool(use_race_network), bool(use_crashed_network), bool(use_choice_network))
 
 
-@functools.lru_cache(maxsize=4)
-def _default_evaluator(use_race_network: bool, use_crashed_network: bool) -> NetworkEvaluator:
-    if use_race_network or use_crashed_network:
-        base = _default_evaluator(False, False)
+@functools.lru_cache(maxsize=8)
+def _default_evaluator(use_race_network: bool, use_crashed_network: bool, use_choice_network: bool) -> NetworkEvaluator:
+    if use_race_network or use_crashed_network or use_choice_network:
+        base = _default_evaluator(False, False, False)
         return NetworkEvaluator(base.network, race_network=shipped_race_network() if use_race_network else None,
-                                crashed_network=shipped_crashed_network() if use_crashed_network else None)
+                                crashed_network=shipped_crashed_network() if use_crashed_network else None,
+                                choice_network=shipped_choice_network() if use_choice_network else None)
     with resources.as_file(resources.files("bgengine").joinpath(WEIGHTS_RESOURCE)) as path:
         return NetworkEvaluator.from_file(path)
+
+
+def _shipped_network(resource_name: str, position_class: str) -> _nn.NeuralNet | None:
+    """The network of a weights file in the package, or None when the package has none."""
+    resource = resources.files("bgengine").joinpath(resource_name)
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return load_network(path, position_class=position_class)
 
 
 @functools.lru_cache(maxsize=1)
 def shipped_crashed_network() -> _nn.NeuralNet | None:
     """The crashed-position network shipped in the package, or None when there is none."""
-    resource = resources.files("bgengine").joinpath(CRASHED_WEIGHTS_RESOURCE)
-    if not resource.is_file():
-        return None
-    with resources.as_file(resource) as path:
-        return load_network(path, position_class="crashed")
+    return _shipped_network(CRASHED_WEIGHTS_RESOURCE, "crashed")
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_choice_network() -> _nn.NeuralNet | None:
+    """The choice network (the move choice's second stage) shipped in the package, or None."""
+    return _shipped_network(CHOICE_WEIGHTS_RESOURCE, "contact")
+
+
+_RECORDED = {"contact": WEIGHTS_RESOURCE, "crashed": CRASHED_WEIGHTS_RESOURCE, "choice": CHOICE_WEIGHTS_RESOURCE}
 
 
 def weights_record(position_class: str = "contact") -> dict[str, Any] | None:
-    """How the shipped weights of the ``position_class`` network ("contact" or "crashed") were
-    made: training settings, games, time, strength history; None when none is shipped."""
-    name = {"contact": WEIGHTS_RESOURCE, "crashed": CRASHED_WEIGHTS_RESOURCE}.get(position_class)
+    """How the shipped weights of a network ("contact", "crashed" or "choice") were made:
+    training settings, data, time, strength history; None when none is shipped."""
+    name = _RECORDED.get(position_class)
     if name is None:
-        raise NetworkClassError(f"position class must be 'contact' or 'crashed', got {position_class!r}")
+        raise NetworkClassError(f"the network must be one of {', '.join(map(repr, _RECORDED))}, got {position_class!r}")
     resource = resources.files("bgengine").joinpath(name)
     if not resource.is_file():
         return None
@@ -451,7 +481,8 @@ def rank_moves(
 ) -> list[RankedMove]:
     """Every legal move of ``dice`` with its probabilities and equity (mover's view), best first.
 
-    All moves are evaluated at 0-ply; with ``plies`` > 0 the best ``candidates`` are then
+    All moves are evaluated at 0-ply (by the evaluator's ``ranking_evaluator()``: with a
+    choice network, by it); with ``plies`` > 0 the best ``candidates`` are then
     searched at that depth (each resulting position looked ahead ``plies`` rolls) and rank
     above the others.
     """
@@ -482,9 +513,10 @@ def rank_legal_moves(
     """
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
+    ranking = evaluator.ranking_evaluator() if isinstance(evaluator, NetworkEvaluator) else evaluator
     chosen = None
     if plies > 0 and candidate_equity is not None:
-        zero_ply = flipped(_probabilities(evaluator, np.ascontiguousarray(legal.positions), 0, move_filter))
+        zero_ply = flipped(_probabilities(ranking, np.ascontiguousarray(legal.positions), 0, move_filter))
         chosen = choose_candidates(np.asarray(candidate_equity(zero_ply), dtype=np.float64), candidates)
     if type(evaluator) is NetworkEvaluator and evaluator.all_in_c and type(candidates.margin) in (float, int):
         # The fast path: children ranked in C, RankedMoves filled in when read. (A numpy
@@ -497,12 +529,7 @@ def rank_legal_moves(
         if ranking is not None:
             return ranking.lazy_items(RankedMove, legal)
     children = np.ascontiguousarray(legal.positions)
-    first = np.zeros(len(children), dtype=bool)  # a second stage's short list ranks first at 0-ply
-    if plies == 0 and isinstance(evaluator, NetworkEvaluator) and evaluator.choice_network is not None:
-        values, shortlisted = _evaluator.roll_children_values(evaluator.c_evaluator(), children)
-        first[shortlisted] = True
-    else:
-        values = _probabilities(evaluator, children, 0, move_filter)
+    values = _probabilities(ranking, children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
         if chosen is None:
@@ -513,19 +540,16 @@ def rank_legal_moves(
         depth[chosen] = plies
     mover_view = flipped(values)
     ranked = [
-        (
-            RankedMove(
-                move=legal.moves[i],
-                position=legal.position_after(i),
-                probabilities=GameProbabilities.from_estimate(mover_view[i]),
-                plies=int(depth[i]),
-            ),
-            bool(first[i]),
+        RankedMove(
+            move=legal.moves[i],
+            position=legal.position_after(i),
+            probabilities=GameProbabilities.from_estimate(mover_view[i]),
+            plies=int(depth[i]),
         )
         for i in range(len(children))
     ]
-    ranked.sort(key=lambda pair: (-pair[0].plies, not pair[1], -pair[0].equity))
-    return [move for move, _ in ranked]
+    ranked.sort(key=lambda m: (-m.plies, -m.equity))
+    return ranked
 
 
 def choose_candidates(equities: np.ndarray, candidates: MoveFilter = ROOT_FILTER) -> np.ndarray:
