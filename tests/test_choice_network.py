@@ -14,7 +14,7 @@ import pickle
 import numpy as np
 import pytest
 
-from bgcore import _engine, _evaluator, _nn, _selfplay
+from bgcore import _engine, _evaluator, _nn, _nply, _selfplay, _single
 from bgengine import Position
 from bgengine.errors import InvalidSettingsError, NetworkClassError
 from bgengine.evaluation.evaluator import (
@@ -210,3 +210,11 @@ def test_the_identity_names_the_choice_network():
     identity = evaluator_identity(two_stage())
     assert identity["shortlist"] == SHORTLIST and isinstance(identity["choice"], str)
     assert "choice" not in evaluator_identity(without_choice())
+
+
+def test_a_search_through_the_caches_gives_the_uncached_searchs_values():
+    kernel = two_stage().c_evaluator()
+    boards = np.array([np.asarray(p, dtype=np.int8) for p in POSITIONS[::150]])
+    for plies in (1, 2):
+        cached = _single.probabilities_of_boards(kernel, boards, plies, 2, 0.04)
+        assert np.array_equal(cached, _nply.nply_evaluate(kernel, boards, plies, 2, 0.04))
