@@ -218,3 +218,15 @@ def test_a_search_through_the_caches_gives_the_uncached_searchs_values():
     for plies in (1, 2):
         cached = _single.probabilities_of_boards(kernel, boards, plies, 2, 0.04)
         assert np.array_equal(cached, _nply.nply_evaluate(kernel, boards, plies, 2, 0.04))
+
+
+def test_the_children_values_check_their_boards():
+    kernel = two_stage().c_evaluator()
+    bad = np.zeros((2, 26), dtype=np.int8)
+    bad[1, 3] = 16
+    with pytest.raises(ValueError, match="more than 15"):
+        _evaluator.roll_children_values(kernel, bad)
+    with pytest.raises(ValueError, match="at least one"):
+        _evaluator.roll_children_values(kernel, np.zeros((0, 26), dtype=np.int8))
+    with pytest.raises(ValueError, match="shape"):
+        _evaluator.roll_children_values(kernel, np.zeros((2, 25), dtype=np.int8))

@@ -94,12 +94,15 @@ cdef class CEvaluator:
 
 
 def roll_children_values(CEvaluator evaluator, children):
-    """(values, shortlisted) of one roll's trusted children ((n, 26) int8, n >= 1, next
-    player's view) as the 0-ply move choice sees them (``value_children``): (n, 5) float32
-    values and the short-listed indices, the second stage's best first ([] without one)."""
-    cdef const checker_t[:, ::1] boards = np.ascontiguousarray(children, dtype=np.int8)
-    if boards.shape[0] < 1 or boards.shape[1] != NUM_SLOTS:
-        raise ValueError(f"children must have shape (n >= 1, {NUM_SLOTS})")
+    """(values, shortlisted) of one roll's children ((n, 26) boards, n >= 1, next player's
+    view; checked like any boards) as the 0-ply move choice sees them (``value_children``):
+    (n, 5) float32 values and the short-listed indices, the second stage's best first ([]
+    without one)."""
+    from bgcore._nn import checked_boards
+
+    cdef const checker_t[:, ::1] boards = checked_boards(children)
+    if boards.shape[0] < 1:
+        raise ValueError("children must hold at least one board")
     if evaluator.c.evaluate == NULL:
         raise ValueError(f"{type(evaluator).__name__} has no evaluate function")
     values = np.empty((boards.shape[0], NUM_OUTPUTS), dtype=np.float32)
