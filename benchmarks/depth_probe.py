@@ -10,7 +10,8 @@ with (equity squared plus the sibling term), and compares them with the shipped 
 - on the contact positions of the label shards' held-out test split: mean absolute equity
   error, and the RMS of the differences between sibling plays' errors (what a move choice sees);
 - in play: each network in the engine's contact slot (numpy; crashed positions and races as
-  shipped) choosing at 0-ply on the judge sets, paired with the shipped engine.
+  shipped) choosing at 0-ply on the judge sets, paired with the shipped engine without its
+  choice network (both one-stage).
 
     python benchmarks/depth_probe.py --data D/distill-x18teach-c/labels --shapes 128 128x32 \\
         --init python/bgengine/data/evaluator_weights.npz --learning-rate 1e-4 --epochs 10 \\
@@ -79,7 +80,8 @@ def network_probabilities(parameters: Parameters, boards: np.ndarray) -> np.ndar
 
 
 class ContactSlot:
-    """The shipped engine at 0-ply with its contact-class positions valued by a numpy network.
+    """The shipped engine at 0-ply with its contact-class positions valued by a numpy network
+    (one stage: every play valued alike, so the comparisons leave the choice network out).
 
     ``shipped_share`` > 0 values them by a blend instead: that share of the shipped network's
     probabilities plus the rest of the fitted one's (an average of consistent vectors is
@@ -177,7 +179,7 @@ def main() -> None:
             print(f"{blend_name(name, share)}: {results['held_out'][blend_name(name, share)]}", flush=True)
     for set_name in args.sets:
         decisions = read_judge_set(CHECKER_SETS[set_name])[1]
-        shipped = judged(None, decisions)
+        shipped = judged(default_evaluator(use_choice_network=False), decisions)  # one stage, as the slots
         table: dict[str, Any] = {"shipped": {"n": len(shipped), "mean_mEMG": mean([s["given_up"] for s in shipped])}}
         slots = [(name, ContactSlot(parameters)) for name, parameters in fitted.items()]
         slots += [(blend_name(name, share), ContactSlot(parameters, share))

@@ -6,7 +6,8 @@
 Two measuring sticks on the committed judge set (gnubg is not needed; nothing is fitted on
 its values):
 
-* **bias**: the engine's 0-ply 5-vector of every listed play's resulting position minus
+* **bias**: the engine's 0-ply 5-vector of every listed play's resulting position (as its
+  rankings value it: by the choice network when the package ships one) minus
   gnubg's 2-ply one, averaged (the mover's view): a negative win-gammon and lose-gammon bias
   is a network that sees too few gammons for both sides;
 * **scaled choice**: the 0-ply best play among the listed plays (every legal play) when both
@@ -45,7 +46,8 @@ def candidate_values(decisions: list[dict]) -> tuple[np.ndarray, np.ndarray, lis
             boards.append(np.frombuffer(Position.from_gnubg_id(play["position_id"]).to_bytes(), dtype=np.int8))
             theirs.append(play["probabilities"])
             index.append((i, j))
-    after = np.asarray(default_evaluator().evaluate_batch(np.array(boards)), dtype=np.float64)  # opponent on roll
+    ranking = default_evaluator().ranking_evaluator()  # what plays are ranked by (a choice network, if shipped)
+    after = np.asarray(ranking.evaluate_batch(np.array(boards)), dtype=np.float64)  # opponent on roll
     return flipped(after), np.asarray(theirs, dtype=np.float64), index
 
 
