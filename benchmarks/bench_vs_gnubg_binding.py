@@ -151,11 +151,12 @@ def equity_given_up(decisions: list[dict[str, Any]], chosen_ids: Sequence[str]) 
     return 1000 * statistics.fmean(losses)
 
 
-def measured_evaluator(weights: str | None, encoding: int | None, race_approximation: bool) -> NetworkEvaluator | None:
+def measured_evaluator(weights: str | None, encoding: int | None, race_approximation: bool,
+                       no_choice_network: bool = False) -> NetworkEvaluator | None:
     """The evaluator the rounds use: None (the default one) unless another network, encoding
-    or race valuation is asked for."""
+    or race valuation is asked for, or the shipped engine without its choice network."""
     if weights is None and encoding is None and not race_approximation:
-        return None
+        return default_evaluator(use_choice_network=False) if no_choice_network else None
     network = load_network(weights) if weights else default_evaluator().network
     if encoding is not None:
         network = widened(network, encoding)
@@ -171,13 +172,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="value races by the race approximation instead of the default race network")
     parser.add_argument("--weights", help="network weights to measure (default: the shipped weights)")
     parser.add_argument("--encoding", type=int, help="widen the network to this input encoding first")
+    parser.add_argument("--no-choice-network", action="store_true",
+                        help="the shipped engine without its choice network (plays ranked by the contact network)")
     args = parser.parse_args(argv)
-    evaluator = measured_evaluator(args.weights, args.encoding, args.race_approximation)
+    evaluator = measured_evaluator(args.weights, args.encoding, args.race_approximation, args.no_choice_network)
     decisions, children = workload()
     load_before = f"{os.getloadavg()[0]:.2f}"
     network = evaluator.network if evaluator else default_evaluator().network
     print(f"workload: {len(decisions)} decisions, {len(children)} distinct positions, "
-          f"2-ply on the first {TWO_PLY_DECISIONS}; {args.rounds} rounds; network {args.weights or 'shipped'},"
+          f"2-ply on the first {TWO_PLY_DECISIONS}; {args.rounds} rounds; network {args.weights or 'shipped'}"
+          f"{' with' if (evaluator or default_evaluator()).choice_network is not None else ' without'} a choice network,"
           f" encoding {network.encoding}, {network.num_hidden} hidden")
     ours: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
