@@ -1,10 +1,11 @@
 """A choice network (``NetworkEvaluator(choice_network=...)``): rankings value every play by
 it, and where the engine plays at 0-ply the move choice has two stages (the contact network
-values every play of a roll, the choice network re-values the best few and picks among them).
+values every play of a roll, the choice network re-values the best few and picks among them);
+n-ply searches value their replies by the contact network alone.
 
 Checked against a reference written here from the two networks' plain values: which plays
-are short-listed, their values, the play chosen, rankings (fast and general paths), the
-bottom of an n-ply search, and self-play.
+are short-listed, their values, the play chosen, rankings (fast and general paths), n-ply
+searches (the first stage alone), and self-play.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def test_a_ranking_values_every_play_by_the_choice_network_and_the_paths_agree()
 
 
 @pytest.mark.parametrize("plies", [1, 2])
-def test_deeper_rankings_search_with_the_two_stages_and_the_paths_agree(plies):
+def test_deeper_rankings_pick_candidates_by_the_choice_network_and_search_as_before(plies):
     for position, dice in roll_cases(3 if plies == 1 else 1):
         ranked = rank_moves(position, dice, plies=plies, evaluator=two_stage())
         general = rank_moves(position, dice, plies=plies, evaluator=two_stage(cls=GeneralPath))
@@ -125,22 +126,21 @@ def test_deeper_rankings_search_with_the_two_stages_and_the_paths_agree(plies):
         shallow = [m for m in ranked if m.plies == 0]
         by_choice = {m.move: m.probabilities for m in rank_moves(position, dice, evaluator=second_stage_alone())}
         assert all(m.probabilities == by_choice[m.move] for m in shallow)
-        plain = {m.move: m.probabilities for m in rank_moves(position, dice, plies=plies, evaluator=without_choice())}
-        assert any(m.probabilities != plain[m.move] for m in ranked if m.plies == plies)
+        for move in [m for m in ranked if m.plies == plies]:  # searched by the first stage alone
+            searched = evaluate(move.position, plies=plies, evaluator=without_choice()).probabilities
+            np.testing.assert_allclose(move.probabilities.as_tuple(), flipped(np.array(searched.as_tuple())), atol=1e-6)
 
 
-def test_one_ply_averages_the_two_stage_replies():
-    evaluator = two_stage()
-    kernel = evaluator.c_evaluator()
-    for position in [p for p in POSITIONS if p.phase.value == "contact"][::97][:4]:
-        total = np.zeros(5)
-        for dice in ROLLS:
-            children = np.ascontiguousarray(position.legal_moves(dice).positions)
-            values, shortlisted = _evaluator.roll_children_values(kernel, children)
-            chosen = shortlisted[0] if shortlisted else int(np.argmin(equity(values.astype(np.float64))))
-            total += (1 if dice[0] == dice[1] else 2) * flipped(values[chosen].astype(np.float64))
-        searched = evaluate(position, plies=1, evaluator=evaluator).probabilities
-        np.testing.assert_allclose(list(searched.as_dict().values()), total / 36, atol=2e-6)
+@pytest.mark.parametrize("plies", [1, 2])
+def test_searches_value_replies_by_the_first_stage_alone(plies):
+    boards = np.array([np.asarray(p, dtype=np.int8) for p in POSITIONS[:: 150 if plies == 1 else 600]])
+    with_choice, plain = two_stage(), without_choice()
+    assert np.array_equal(with_choice.evaluate_plies(boards, plies), plain.evaluate_plies(boards, plies))
+    kernel = with_choice.c_evaluator()
+    assert np.array_equal(_nply.nply_evaluate(kernel, boards, plies, 2, 0.04),
+                          _nply.nply_evaluate(plain.c_evaluator(), boards, plies, 2, 0.04))
+    for position in POSITIONS[:: 300 if plies == 1 else 1200]:
+        assert evaluate(position, plies=plies, evaluator=with_choice) == evaluate(position, plies=plies, evaluator=plain)
 
 
 def test_self_play_with_a_second_stage_is_seeded_and_differs():

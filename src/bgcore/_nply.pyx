@@ -3,7 +3,8 @@
 
 At each roll every legal child is evaluated statically; the move filter keeps the few
 best of them, which are searched at the ply below, and the best of those (lowest equity
-for the next player) is the reply. The evaluator is any of the C contract
+for the next player) is the reply, chosen by the evaluator alone (a second stage, which
+refines a 0-ply move choice, is left out of searches). The evaluator is any of the C contract
 (``bgcore._evaluator``), so the same code serves the engine (``bgcore._engine``) and
 Python evaluators (called back with the GIL).
 """
@@ -73,6 +74,12 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
         return 0
     if plies <= 0:
         return 0 if evaluator.evaluate(evaluator.context, board, 1, out5) == EVALUATION_OK else -1
+    cdef BoardEvaluator first_stage
+    if evaluator.second != NULL:        # a search values replies by the first stage alone
+        first_stage = evaluator[0]
+        first_stage.second = NULL
+        first_stage.shortlist = 0
+        evaluator = &first_stage
     cdef checker_t* children = <checker_t*>malloc(MAX_CHILDREN * NUM_SLOTS)
     cdef float* values = <float*>malloc(MAX_CHILDREN * NUM_OUTPUTS * sizeof(float))
     cdef float total[NUM_OUTPUTS]

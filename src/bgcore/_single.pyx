@@ -15,8 +15,7 @@ An n-ply search here reads its static evaluations through a cache that lives for
 search (``cached_evaluate``): a search meets the same position again and again (22-74% of
 the boards of a 2-ply ranking on the judge set's first decisions), and the engine gives
 the same values for a board whenever it is asked, so the answers do not change. The boards
-the cache misses are evaluated together, in one call of the engine. A second stage (a
-choice network) reads its evaluations through a cache of its own.
+the cache misses are evaluated together, in one call of the engine.
 """
 
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
@@ -68,8 +67,6 @@ ctypedef struct Scratch:               # one per thread (bgcore._scratch), zeroe
     char deep[MAX_CHILDREN]             # 1 when the child was searched at the requested depth
     int merge[MAX_CHILDREN]
     EvaluationCache cache
-    EvaluationCache second_cache        # the second stage's, when the evaluator has one
-    BoardEvaluator second_cached        # that stage read through it
 
 
 cdef extern from *:
@@ -99,9 +96,9 @@ cdef extern from *:
     void prefetch "bgcore_prefetch"(const void* address) noexcept nogil
 
 
-cdef void start_cache(EvaluationCache* cache, const BoardEvaluator* inner,
-                      BoardEvaluator* cached) noexcept nogil:
-    """Make `cached` read `inner` (without its second stage) through `cache`, emptied."""
+cdef void start_search(EvaluationCache* cache, const BoardEvaluator* inner,
+                       BoardEvaluator* cached) noexcept nogil:
+    """Make `cached` read `inner` through this thread's cache, emptied for a new search."""
     cache.inner = inner
     cache.search += 1
     if cache.search == 0:               # the counter wrapped: forget every entry
@@ -109,18 +106,8 @@ cdef void start_cache(EvaluationCache* cache, const BoardEvaluator* inner,
         cache.search = 1
     cached.evaluate = cached_evaluate
     cached.context = <void*>cache
-    cached.second = NULL
+    cached.second = NULL                # searches use the first stage alone (_nply)
     cached.shortlist = 0
-
-
-cdef void start_search(Scratch* s, const BoardEvaluator* inner, BoardEvaluator* cached) noexcept nogil:
-    """Make `cached` read `inner` through this thread's caches, emptied for a new search (its
-    second stage, when it has one, through a cache of its own)."""
-    start_cache(&s.cache, inner, cached)
-    if inner.second != NULL:
-        start_cache(&s.second_cache, inner.second, &s.second_cached)
-        cached.second = &s.second_cached
-        cached.shortlist = inner.shortlist
 
 
 cdef int cached_evaluate(void* context, const checker_t* boards, int n,
@@ -279,7 +266,7 @@ cdef int rank(const BoardEvaluator* evaluator, const checker_t* children, int n,
     if ranking.evaluate(ranking.context, children, n, s.values) != EVALUATION_OK:
         return RANK_FAILED
     if plies > 0:
-        start_search(s, evaluator, &cached)
+        start_search(&s.cache, evaluator, &cached)
         evaluator = &cached
     for i in range(n):
         s.deep[i] = 0
@@ -422,7 +409,7 @@ cdef int searched_probabilities(const BoardEvaluator* c, const checker_t* board,
     cdef int status
     if s == NULL:
         return RANK_NO_MEMORY
-    start_search(s, c, &cached)
+    start_search(&s.cache, c, &cached)
     hold_networks(True)
     status = nply_probabilities(&cached, board, plies, move_filter, out5)
     hold_networks(False)

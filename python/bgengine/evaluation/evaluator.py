@@ -198,9 +198,10 @@ class NetworkEvaluator:
 
     With ``choice_network`` (a wider, slower contact network, or its weights file) plays are
     judged by it: a ranking's 0-ply values come from it in ``network``'s place
-    (``ranking_evaluator``), and where the engine plays at 0-ply (rollouts, self-play, the
-    replies at the bottom of an n-ply search) it re-values the best ``shortlist`` plays by
-    ``network`` and the best of those is played. Evaluations of positions stay ``network``'s.
+    (``ranking_evaluator``), and where the engine plays at 0-ply (rollouts, self-play) it
+    re-values the best ``shortlist`` plays by ``network`` and the best of those is played.
+    Evaluations of positions stay ``network``'s, n-ply searches included (their replies are
+    chosen by ``network`` alone).
     """
 
     def __init__(self, network: _nn.NeuralNet, *, race_tables: bool = True,
