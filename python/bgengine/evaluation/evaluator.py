@@ -362,7 +362,7 @@ def default_evaluator(use_race_network: bool = True, use_crashed_network: bool =
     (``data/race_weights.npz``, in C); ``use_race_network=False``: by the race approximation.
     Crashed positions by the shipped crashed network (``data/crashed_weights.npz``) when the
     package has one and ``use_crashed_network``, else by the contact network like the rest.
-    0-ply move choices in two stages with the shipped choice network
+    Plays ranked, and 0-ply move choices made in two stages, with the shipped choice network
     (``data/choice_weights.npz``) when the package has one and ``use_choice_network``.
     """
     return _default_evaluator(bool(use_race_network), bool(use_crashed_network), bool(use_choice_network))
@@ -514,10 +514,10 @@ def rank_legal_moves(
     """
     plies = _checked_plies(plies)
     evaluator = evaluator or default_evaluator()
-    ranking = evaluator.ranking_evaluator() if isinstance(evaluator, NetworkEvaluator) else evaluator
     chosen = None
     if plies > 0 and candidate_equity is not None:
-        zero_ply = flipped(_probabilities(ranking, np.ascontiguousarray(legal.positions), 0, move_filter))
+        zero_ply = flipped(_probabilities(_ranking_evaluator(evaluator), np.ascontiguousarray(legal.positions), 0,
+                                          move_filter))
         chosen = choose_candidates(np.asarray(candidate_equity(zero_ply), dtype=np.float64), candidates)
     if type(evaluator) is NetworkEvaluator and evaluator.all_in_c and type(candidates.margin) in (float, int):
         # The fast path: children ranked in C, RankedMoves filled in when read. (A numpy
@@ -530,7 +530,7 @@ def rank_legal_moves(
         if ranking is not None:
             return ranking.lazy_items(RankedMove, legal)
     children = np.ascontiguousarray(legal.positions)
-    values = _probabilities(ranking, children, 0, move_filter)
+    values = _probabilities(_ranking_evaluator(evaluator), children, 0, move_filter)
     depth = np.zeros(len(children), dtype=int)
     if plies > 0:
         if chosen is None:
@@ -551,6 +551,11 @@ def rank_legal_moves(
     ]
     ranked.sort(key=lambda m: (-m.plies, -m.equity))
     return ranked
+
+
+def _ranking_evaluator(evaluator: Any) -> Any:
+    """The evaluator whose 0-ply values rank plays (``NetworkEvaluator.ranking_evaluator``)."""
+    return evaluator.ranking_evaluator() if isinstance(evaluator, NetworkEvaluator) else evaluator
 
 
 def choose_candidates(equities: np.ndarray, candidates: MoveFilter = ROOT_FILTER) -> np.ndarray:
