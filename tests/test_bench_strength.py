@@ -35,3 +35,20 @@ def test_the_command_line_prints_every_seed_and_the_pool(capsys):
     out = capsys.readouterr().out
     assert "seed 5:" in out and "seed 6:" in out
     assert "2 x 20 games vs PubEval (2 seeds 5 6, pooled, paired dice)" in out
+
+
+def test_the_measured_engine_takes_the_shipped_choice_network_unless_told_not_to(capsys):
+    shipped = default_evaluator()
+    if shipped.choice_network is None:
+        pytest.skip("the package ships no choice network")
+    two_stage = bench_evaluator.engine_player(shipped.network, crashed_network=shipped.crashed_network,
+                                              choice_network=shipped.choice_network)
+    one_stage = bench_evaluator.engine_player(shipped.network, crashed_network=shipped.crashed_network)
+    pubeval = bench_evaluator.pubeval_player()
+    assert (bench_evaluator.duel_samples(two_stage, pubeval, 40, 8, True).tolist()
+            != bench_evaluator.duel_samples(one_stage, pubeval, 40, 8, True).tolist())
+    assert bench_evaluator.main(["strength", "--games", "20", "--seed", "5", "--paired-dice"]) == 0
+    assert "re-valued by the shipped choice network" in capsys.readouterr().out
+    assert bench_evaluator.main(["strength", "--games", "20", "--seed", "5", "--paired-dice",
+                                 "--no-choice-network"]) == 0
+    assert "re-valued" not in capsys.readouterr().out
