@@ -249,9 +249,10 @@ def engine_player(network: _nn.NeuralNet, plies: int = 0, race_network: bool | s
     if choice_network is None:  # (as builds without a second stage are called)
         return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network),
                                       plies)
-    second = _engine.EngineCEvaluator(choice_network, bearoff.race_tables(), race, crashed_network)
-    return _selfplay.EnginePlayer(_engine.EngineCEvaluator(network, bearoff.race_tables(), race, crashed_network,
-                                                           second, shortlist), plies)
+    from bgengine.evaluation.evaluator import engine_kernel
+
+    return _selfplay.EnginePlayer(engine_kernel(network, bearoff.race_tables(), race, crashed_network,
+                                                choice_network, shortlist), plies)
 
 
 DISPATCH_POSITIONS = 40

@@ -6,7 +6,7 @@
 Three measures, each in CPU seconds, the engines timed in turn every round (the machine is
 shared and noisy): self-play games to the end at 0-ply (what a rollout trial does), 0-ply
 rankings of one roll through the Python API (``rank_moves``), and 2-ply evaluations of
-contact positions (their replies at the bottom are 0-ply choices). Each engine's median rate
+contact positions (a search leaves the choice network out: the same cost). Each engine's median rate
 and the median of the rounds' ratios to the engine without are printed.
 """
 
@@ -22,18 +22,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from engine_networks import chosen_evaluator  # noqa: E402
 from sample_positions import sampled_turns  # noqa: E402
 
 from bgcore import _engine, _selfplay  # noqa: E402
 from bgengine import rank_moves  # noqa: E402
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
-
-
-def with_choice(weights: Path | None, shortlist: int) -> NetworkEvaluator:
-    """The shipped engine with ``weights`` as its choice network (None: the shipped one)."""
-    shipped = default_evaluator()
-    return NetworkEvaluator(shipped.network, race_network=shipped.race_network, crashed_network=shipped.crashed_network,
-                            choice_network=shipped.choice_network if weights is None else weights, shortlist=shortlist)
 
 
 def workloads(evaluator: NetworkEvaluator, games: int, turns: list, boards: np.ndarray,
@@ -61,7 +55,7 @@ def main() -> None:
     turns = sampled_turns(args.seed, args.turns)
     contact = [p for p, _ in turns if _engine.position_classes(np.asarray(p, dtype=np.int8)[None])[0] == _engine.CONTACT]
     boards = np.ascontiguousarray([np.asarray(p, dtype=np.int8) for p in contact[:: max(1, len(contact) // args.positions)]][: args.positions])
-    choice = with_choice(args.choice_weights, args.shortlist)
+    choice = chosen_evaluator(choice_weights=args.choice_weights, shortlist=args.shortlist)[0] or default_evaluator()
     if choice.choice_network is None:
         parser.error("the package ships no choice network: name one with --choice-weights")
     engines = {"without": default_evaluator(use_choice_network=False),

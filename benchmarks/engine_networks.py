@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bgengine.evaluation.contact_network import ContactNetwork
-from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator
+from bgengine.evaluation.evaluator import DEFAULT_SHORTLIST, NetworkEvaluator, default_evaluator
 from bgengine.evaluation.race_network import RaceNetwork
 
 
@@ -17,7 +17,7 @@ def chosen_evaluator(weights: Path | None = None, crashed_weights: Path | None =
                      race_network: Path | None = None, race_approximation: bool = False,
                      no_crashed_network: bool = False,
                      contact_network: Path | None = None, choice_weights: Path | None = None,
-                     shortlist: int = 3, no_choice_network: bool = False) -> tuple[NetworkEvaluator | None, str]:
+                     shortlist: int = DEFAULT_SHORTLIST, no_choice_network: bool = False) -> tuple[NetworkEvaluator | None, str]:
     """(evaluator, description): None and "bgengine" when nothing differs from the shipped
     engine, else the composite evaluator with the named networks in their slots
     (``choice_weights``: the move choice's second stage, re-valuing ``shortlist`` plays; else
@@ -29,7 +29,7 @@ def chosen_evaluator(weights: Path | None = None, crashed_weights: Path | None =
         raise SystemExit("--race-approximation and --race-network exclude each other")
     if (weights is None and race_network is None and contact_network is None and not race_approximation
             and crashed_weights is None and not no_crashed_network and choice_weights is None
-            and not no_choice_network):
+            and not no_choice_network and shortlist == DEFAULT_SHORTLIST):
         return None, "bgengine"
     shipped = default_evaluator()
     base = shipped.network if weights is None else NetworkEvaluator.from_file(weights).network

@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hard_position_set import (  # noqa: E402
     BACK_OR_HOLDING, CATEGORIES, GNUBG_FILE, MIN_PLIES, POSITIONS_FILE, QUOTAS, RULES, make_set, read_positions,
 )
+from engine_networks import chosen_evaluator  # noqa: E402
 from judge_data import git_commit  # noqa: E402
 
 from bgengine import Position, RolloutSettings, evaluate, rollout  # noqa: E402
-from bgengine.evaluation.evaluator import NetworkEvaluator, crashed_network_of, default_evaluator  # noqa: E402
+from bgengine.evaluation.evaluator import NetworkEvaluator  # noqa: E402
 
 Row = dict[str, Any]
 #: An equity difference above this counts as a miss (issue 13: "none above 0.15").
@@ -136,14 +137,7 @@ def engine_evaluator(weights: Path | None, race_approximation: bool,
     (``weights``, without the shipped choice network made for the shipped one) and/or crashed
     network (``crashed_weights``; else the shipped crashed network), or races by the race
     approximation."""
-    if weights is None and crashed_weights is None and not race_approximation:
-        return None
-    shipped = default_evaluator()
-    base = shipped.network if weights is None else NetworkEvaluator.from_file(weights).network
-    races = None if race_approximation else shipped.race_network
-    crashed = shipped.crashed_network if crashed_weights is None else crashed_network_of(crashed_weights)
-    return NetworkEvaluator(base, race_network=races, crashed_network=crashed,
-                            choice_network=shipped.choice_network if weights is None else None)
+    return chosen_evaluator(weights, crashed_weights, race_approximation=race_approximation)[0]
 
 
 def engine_rollouts(rows: Sequence[Row], trials: int, seed: int, evaluator: Any = None) -> list[Row]:

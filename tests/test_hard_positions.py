@@ -15,7 +15,7 @@ import hard_position_set as hard_set  # noqa: E402
 import hard_positions  # noqa: E402
 
 from bgengine import Position  # noqa: E402
-from bgengine.evaluation.evaluator import evaluate  # noqa: E402
+from bgengine.evaluation.evaluator import default_evaluator, evaluate  # noqa: E402
 from bgengine.training.classes import has_contact  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def test_engine_side_on_two_positions():
 
 def test_the_engine_side_keeps_the_shipped_crashed_network_unless_given_one():
     data = Path(__file__).resolve().parent.parent / "python" / "bgengine" / "data"
-    shipped = hard_positions.default_evaluator()
+    shipped = default_evaluator()
     assert hard_positions.engine_evaluator(None, False) is None
     other_contact = hard_positions.engine_evaluator(data / "evaluator_weights.npz", False)
     assert other_contact is not None and other_contact.crashed_network is shipped.crashed_network

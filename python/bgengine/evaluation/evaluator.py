@@ -185,6 +185,17 @@ def choice_network_of(choice: _nn.NeuralNet | str | Path | None) -> _nn.NeuralNe
     raise NetworkClassError(f"a choice network is a NeuralNet, a weights path or None, got {type(choice).__name__}")
 
 
+def engine_kernel(network: _nn.NeuralNet, tables: Any, race: Any, crashed: _nn.NeuralNet | None,
+                  choice: _nn.NeuralNet | None = None, shortlist: int = DEFAULT_SHORTLIST) -> _engine.EngineCEvaluator:
+    """The core's composite evaluator of these networks (``tables`` a RaceTables, ``race`` a
+    RaceNet, either None); with ``choice``, its second stage: the same composite with
+    ``choice`` in ``network``'s place, re-valuing ``shortlist`` plays."""
+    if choice is None:
+        return _engine.EngineCEvaluator(network, tables, race, crashed)
+    second = _engine.EngineCEvaluator(choice, tables, race, crashed)
+    return _engine.EngineCEvaluator(network, tables, race, crashed, second, shortlist)
+
+
 class NetworkEvaluator:
     """The engine's static evaluator: exact finished games, race tables, networks for contact.
 
@@ -248,13 +259,8 @@ class NetworkEvaluator:
                 from bgengine.evaluation import bearoff
 
                 tables = bearoff.race_tables()
-            if self.choice_network is None:
-                kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network)
-            else:
-                second = _engine.EngineCEvaluator(self.choice_network, tables, race, self.crashed_network)
-                kernel = _engine.EngineCEvaluator(self.network, tables, race, self.crashed_network,
-                                                  second, self.shortlist)
-            self._kernel = kernel
+            kernel = self._kernel = engine_kernel(self.network, tables, race, self.crashed_network,
+                                                  self.choice_network, self.shortlist)
         return kernel
 
     def ranking_evaluator(self) -> NetworkEvaluator:
