@@ -19,6 +19,7 @@ from bgcore import _engine, _evaluator, _nn, _nply, _selfplay, _single
 from bgengine import Position
 from bgengine.errors import InvalidSettingsError, NetworkClassError
 from bgengine.evaluation.evaluator import (
+    MoveFilter,
     NetworkEvaluator,
     default_evaluator,
     evaluate,
@@ -26,6 +27,7 @@ from bgengine.evaluation.evaluator import (
     rank_moves,
 )
 from bgengine.probabilities import equity, flipped
+from bgengine.rollouts.monte_carlo import RolloutSettings, rollout
 from test_fast_path import GeneralPath, POSITIONS, rolls
 from test_race_corpus import uncorrecting_contact_network
 
@@ -141,6 +143,26 @@ def test_searches_value_replies_by_the_first_stage_alone(plies):
                           _nply.nply_evaluate(plain.c_evaluator(), boards, plies, 2, 0.04))
     for position in POSITIONS[:: 300 if plies == 1 else 1200]:
         assert evaluate(position, plies=plies, evaluator=with_choice) == evaluate(position, plies=plies, evaluator=plain)
+
+
+def first_ply_of_a_rollout(position: Position, dice: tuple[int, int], evaluator: NetworkEvaluator) -> np.ndarray:
+    """The 1-ply value (mover's view) of the play a rollout at ``checker_plies=1`` makes with
+    ``dice``: one trial stopped after that play, scored at 1-ply, no luck subtracted."""
+    settings = RolloutSettings(trials=1, seed=1, truncate_plies=1, checker_plies=1, variance_reduction=False,
+                               quasi_random=False, block_size=1)
+    return np.array(rollout(position, dice=dice, settings=settings, evaluator=evaluator).probabilities.as_tuple())
+
+
+def test_rollouts_at_n_plies_search_the_plays_best_move_searches():
+    two, plain = two_stage(), without_choice()
+    search = MoveFilter()  # a rollout's root and reply filter
+    other_play = 0
+    for position, dice in roll_cases(12):
+        best = rank_moves(position, dice, plies=1, evaluator=two, move_filter=search, candidates=search)[0]
+        played = first_ply_of_a_rollout(position, dice, two)
+        np.testing.assert_allclose(played, best.probabilities.as_tuple(), atol=2e-6)
+        other_play += not np.allclose(first_ply_of_a_rollout(position, dice, plain), played, atol=2e-6)
+    assert other_play > 0  # the choice network's candidates changed some plays
 
 
 def test_self_play_with_a_second_stage_is_seeded_and_differs():

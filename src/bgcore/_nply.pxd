@@ -17,7 +17,8 @@ cdef int nply_probabilities(const BoardEvaluator* evaluator, const checker_t* bo
 
 # Index of the child to play among n children (sides switched), or -1 on error: all are
 # evaluated statically into `values` (n * 5 floats); with plies > 0 the candidates
-# `root_filter` keeps are looked ahead `plies` rolls (with `move_filter` below), the lowest
+# `root_filter` keeps (by the second stage's values, if any) are looked ahead `plies` rolls
+# (with `move_filter` below, by the first stage alone), the lowest
 # equity wins (with plies 0 this is best_child); its 5-vector (next player's view) goes
 # to best5. best5 may be NULL when the value is not wanted (rollout play): then a lone
 # candidate left by the filter is played without being searched.

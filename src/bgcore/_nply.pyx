@@ -29,14 +29,18 @@ cdef int best_reply(const BoardEvaluator* evaluator, const checker_t* children, 
                     float* values, float* best5) noexcept nogil:
     """Index of the child to play among n (or -1 on error); its 5-vector (next player's
     view) into best5. Candidates by 0-ply per ``root_filter``, searched ``plies`` deep.
-    With best5 NULL the value is not wanted, so a lone candidate is played unsearched."""
+    With best5 NULL the value is not wanted, so a lone candidate is played unsearched.
+    The candidates are chosen by the second stage's values when the evaluator has one (as
+    ``_single.rank`` does, so that rollouts and self-play at n plies search the plays
+    ``best_move`` searches); the searches themselves use the first stage."""
     cdef int i, j, c, chosen = 0, candidates = 0
     if plies <= 0:
         chosen = best_child(evaluator, children, n, values)
         if chosen >= 0 and best5 != NULL:
             memcpy(best5, values + chosen * NUM_OUTPUTS, NUM_OUTPUTS * sizeof(float))
         return chosen
-    if evaluator.evaluate(evaluator.context, children, n, values) != EVALUATION_OK:
+    cdef const BoardEvaluator* ranking = evaluator.second if evaluator.second != NULL else evaluator
+    if ranking.evaluate(ranking.context, children, n, values) != EVALUATION_OK:
         return -1
     cdef int order[MAX_KEEP]
     cdef float equity[MAX_KEEP]
