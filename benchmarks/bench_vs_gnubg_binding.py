@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from engine_networks import chosen_evaluator  # noqa: E402
 from judge_data import CHECKER_SET, read_judge_set  # noqa: E402
 
 from bgengine import Move, Position, best_move, evaluate, rank_moves  # noqa: E402
 from bgengine.evaluation.evaluator import NetworkEvaluator, default_evaluator  # noqa: E402
-from bgengine.evaluation.network_weights import load_network, widened  # noqa: E402
-from bgengine.evaluation.race_network import shipped_race_network  # noqa: E402
+from bgengine.evaluation.network_weights import widened  # noqa: E402
 
 TWO_PLY_DECISIONS = 40
 
@@ -154,13 +154,16 @@ def equity_given_up(decisions: list[dict[str, Any]], chosen_ids: Sequence[str]) 
 def measured_evaluator(weights: str | None, encoding: int | None, race_approximation: bool,
                        no_choice_network: bool = False) -> NetworkEvaluator | None:
     """The evaluator the rounds use: None (the default one) unless another network, encoding
-    or race valuation is asked for, or the shipped engine without its choice network."""
-    if weights is None and encoding is None and not race_approximation:
-        return default_evaluator(use_choice_network=False) if no_choice_network else None
-    network = load_network(weights) if weights else default_evaluator().network
-    if encoding is not None:
-        network = widened(network, encoding)
-    return NetworkEvaluator(network, race_network=None if race_approximation else shipped_race_network())
+    or race valuation is asked for, or the shipped engine without its choice network. The
+    networks are chosen by the judge's rule (``engine_networks.chosen_evaluator``: the
+    shipped crashed network stays; another contact network goes without the choice network)."""
+    evaluator, _ = chosen_evaluator(Path(weights) if weights else None, race_approximation=race_approximation,
+                                    no_choice_network=no_choice_network)
+    if encoding is None:
+        return evaluator
+    base = evaluator or default_evaluator()
+    return NetworkEvaluator(widened(base.network, encoding), race_network=base.race_network,
+                            crashed_network=base.crashed_network, choice_network=base.choice_network)
 
 
 def main(argv: list[str] | None = None) -> int:
